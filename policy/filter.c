@@ -1,0 +1,179 @@
+/* The default seccomp filter of DESIGN.md as data: a table of refused
+ * syscalls and argument rules, adjusted by seccomp.deny / seccomp.allow.
+ * shim/seccomp.c turns the rules into BPF with libseccomp. */
+#include <errno.h>
+#include <linux/sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+
+#include "fit.h"
+#include "names.h"
+
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x00000080
+#endif
+#ifndef IPPROTO_MPTCP
+#define IPPROTO_MPTCP 262
+#endif
+#ifndef MSG_FASTOPEN
+#define MSG_FASTOPEN 0x20000000
+#endif
+#define SB_TIOCSTI 0x5412u
+#define SB_TIOCLINUX 0x541Cu
+/* AF_MAX of Linux 6.18 (AF_MCTP + 1 = 46); families at or above it do not
+ * exist and are refused by one GE comparison. */
+#define SB_AF_MAX 46u
+
+/* Groups refused by default (REFERENCE.md "Default groups"). */
+static const char *const default_groups[] = {"@mount", "@module", "@reboot",
+	"@swap", "@clock", "@raw-io", "@cpu-emulation", "@obsolete", "@debug",
+	"@keyring", NULL};
+static const char *const default_singles[] = {"process_vm_readv",
+	"process_vm_writev", "bpf", "open_by_handle_at", "fanotify_init", "acct",
+	"quotactl", "quotactl_fd", "sethostname", "setdomainname", "vhangup",
+	"userfaultfd", "syslog", "setns", NULL};
+
+/* True if `name` (syscall) is covered by the profile's seccomp.allow,
+ * by name or through one of its @groups. */
+static bool allowed(const struct profile *p, const char *name)
+{
+	for (size_t i = 0; i < p->seccomp_allow.n; i++) {
+		const char *a = p->seccomp_allow.v[i];
+		if (a[0] != '@') {
+			if (strcmp(a, name) == 0)
+				return true;
+			continue;
+		}
+		const char *const *m = sc_group_members(a);
+		for (; m && *m; m++)
+			if (strcmp(*m, name) == 0)
+				return true;
+	}
+	return false;
+}
+
+static void add(struct plan *pl, const struct profile *p, const char *name,
+		int err, const char *why, unsigned ncmp, const struct sc_cmp *cmp)
+{
+	if (allowed(p, name) || !sc_name_valid(name))
+		return;
+	if (pl->nsc == pl->capsc) {
+		pl->capsc = pl->capsc ? pl->capsc * 2 : 128;
+		pl->sc = xrealloc(pl->sc, pl->capsc * sizeof *pl->sc);
+	}
+	struct sc_rule *r = &pl->sc[pl->nsc++];
+	memset(r, 0, sizeof *r);
+	r->syscall = name;
+	r->err = err;
+	r->why = why;
+	r->ncmp = ncmp;
+	for (unsigned i = 0; i < ncmp; i++)
+		r->cmp[i] = cmp[i];
+}
+
+static void add_list(struct plan *pl, const struct profile *p,
+		     const char *const *names, int err, const char *why)
+{
+	for (; *names; names++) {
+		const char *const *m = (*names)[0] == '@' ? sc_group_members(*names) : NULL;
+		if (!m) {
+			add(pl, p, *names, err, why, 0, NULL);
+			continue;
+		}
+		for (; *m; m++)
+			add(pl, p, *m, err, why, 0, NULL);
+	}
+}
+
+static void add1(struct plan *pl, const struct profile *p, const char *name,
+		 int err, const char *why, struct sc_cmp a)
+{
+	add(pl, p, name, err, why, 1, &a);
+}
+
+static void add2(struct plan *pl, const struct profile *p, const char *name,
+		 int err, const char *why, struct sc_cmp a, struct sc_cmp b)
+{
+	struct sc_cmp c[2] = {a, b};
+	add(pl, p, name, err, why, 2, c);
+}
+
+#define CMP(arg, op, datum) ((struct sc_cmp){arg, op, 0, datum})
+#define MASKED(arg, mask, datum) ((struct sc_cmp){arg, SC_MASKED_EQ, mask, datum})
+
+static void socket_rules(struct plan *pl, const struct profile *p,
+			 bool tcp_restricted)
+{
+	static const char why_fam[] = "socket family refused by network mode";
+	bool inet = p->network == NET_ON;
+	for (unsigned fam = 0; fam < SB_AF_MAX; fam++) {
+		bool ok = fam == AF_NETLINK || (fam == AF_UNIX && p->unix_sockets != UNIX_NONE) ||
+			  (inet && (fam == AF_INET || fam == AF_INET6));
+		if (!ok)
+			add1(pl, p, "socket", EAFNOSUPPORT, why_fam, CMP(0, SC_EQ, fam));
+	}
+	add1(pl, p, "socket", EAFNOSUPPORT, why_fam, CMP(0, SC_GE, SB_AF_MAX));
+	/* Netlink only for address and route queries (getifaddrs). */
+	add2(pl, p, "socket", EPROTONOSUPPORT, "netlink other than NETLINK_ROUTE",
+	     CMP(0, SC_EQ, AF_NETLINK), CMP(2, SC_NE, 0 /* NETLINK_ROUTE */));
+	if (!tcp_restricted)
+		return;
+	/* Landlock's TCP rules do not cover MPTCP/SCTP (erratum 1 context)
+	 * nor a TCP Fast Open connect done by sendmsg(MSG_FASTOPEN), which
+	 * skips the connect hook. SOCK_SEQPACKET with protocol 0 is SCTP. */
+	static const char why_tcp[] = "would go around Landlock's TCP port rules";
+	const unsigned fams[] = {AF_INET, AF_INET6};
+	for (unsigned i = 0; i < 2; i++) {
+		add2(pl, p, "socket", EPROTONOSUPPORT, why_tcp,
+		     CMP(0, SC_EQ, fams[i]), CMP(2, SC_EQ, IPPROTO_MPTCP));
+		add2(pl, p, "socket", EPROTONOSUPPORT, why_tcp,
+		     CMP(0, SC_EQ, fams[i]), CMP(2, SC_EQ, IPPROTO_SCTP));
+		add2(pl, p, "socket", EPROTONOSUPPORT, why_tcp,
+		     CMP(0, SC_EQ, fams[i]), MASKED(1, 0xf, SOCK_SEQPACKET));
+	}
+	add1(pl, p, "sendto", EPERM, why_tcp, MASKED(3, MSG_FASTOPEN, MSG_FASTOPEN));
+	add1(pl, p, "sendmsg", EPERM, why_tcp, MASKED(2, MSG_FASTOPEN, MSG_FASTOPEN));
+	add1(pl, p, "sendmmsg", EPERM, why_tcp, MASKED(3, MSG_FASTOPEN, MSG_FASTOPEN));
+}
+
+void filter_build(const struct profile *p, const struct host *h,
+		  bool tcp_restricted, struct plan *pl)
+{
+	add_list(pl, p, default_groups, EPERM, "default filter group");
+	add_list(pl, p, default_singles, EPERM, "default filter");
+	/* io_uring runs operations outside seccomp's view; clone3's flags are
+	 * behind a pointer.  ENOSYS makes runtimes fall back (to epoll, to
+	 * clone whose flags are checked below). */
+	add(pl, p, "io_uring_setup", ENOSYS, "io_uring is invisible to seccomp", 0, NULL);
+	add(pl, p, "io_uring_enter", ENOSYS, "io_uring is invisible to seccomp", 0, NULL);
+	add(pl, p, "io_uring_register", ENOSYS, "io_uring is invisible to seccomp", 0, NULL);
+	add(pl, p, "clone3", ENOSYS, "flags unreadable by seccomp; libc falls back to clone", 0, NULL);
+
+	static const unsigned ns_flags[] = {CLONE_NEWNS, CLONE_NEWCGROUP,
+		CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID,
+		CLONE_NEWNET, CLONE_NEWTIME};
+	for (size_t i = 0; i < sizeof ns_flags / sizeof ns_flags[0]; i++) {
+		add1(pl, p, "unshare", EPERM, "creates a namespace", MASKED(0, ns_flags[i], ns_flags[i]));
+		add1(pl, p, "clone", EPERM, "creates a namespace", MASKED(0, ns_flags[i], ns_flags[i]));
+	}
+	/* ioctl's request is an unsigned int: compare the low 32 bits only
+	 * (CVE-2019-10063: high bits must not slip past). */
+	add1(pl, p, "ioctl", EPERM, "TIOCSTI injects input into the terminal (CVE-2017-5226)",
+	     CMP(1, SC_EQ, SB_TIOCSTI));
+	add1(pl, p, "ioctl", EPERM, "TIOCLINUX can inject console input",
+	     CMP(1, SC_EQ, SB_TIOCLINUX));
+	/* personality: only the current persona, as systemd's LockPersonality
+	 * (one comparison per argument: libseccomp refuses two on the same
+	 * one, so the query 0xffffffff is refused too, as there). */
+	add1(pl, p, "personality", EPERM, "personality other than the current one",
+	     CMP(0, SC_NE, h->persona));
+	socket_rules(pl, p, tcp_restricted);
+
+	for (size_t i = 0; i < p->seccomp_deny.n; i++) {
+		const char *d = p->seccomp_deny.v[i];
+		const char *one[2] = {d, NULL};
+		add_list(pl, p, one, EPERM, "seccomp.deny");
+	}
+}

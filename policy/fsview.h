@@ -1,0 +1,26 @@
+/* The only window policy/ has on the filesystem: read-only resolution and
+ * directory listing through function pointers, so unit tests can feed fake
+ * trees.  shim/fsview.c is the real implementation. */
+#ifndef SB_FSVIEW_H
+#define SB_FSVIEW_H
+
+#include <stddef.h>
+
+enum fs_kind { FS_MISSING = 0, FS_DIR, FS_FILE, FS_SYMLINK, FS_OTHER };
+
+/* Called once per directory entry (never "." or ".."); return non-zero to
+ * stop listing. */
+typedef int (*fs_entry_cb)(void *arg, const char *name, enum fs_kind kind);
+
+struct fs_view {
+	/* Canonicalise absolute `path` (symlinks followed, like realpath(3))
+	 * into out[outsz] and report the kind of what it names.  Returns 0 or
+	 * a negative errno (-ENOENT, -EACCES, -ENAMETOOLONG, ...). */
+	int (*resolve)(void *ctx, const char *path, char *out, size_t outsz,
+		       enum fs_kind *kind);
+	/* List canonical directory `dir`.  Returns 0 or a negative errno. */
+	int (*list)(void *ctx, const char *dir, fs_entry_cb cb, void *arg);
+	void *ctx;
+};
+
+#endif

@@ -1,0 +1,90 @@
+/* The plan: everything the shim will install, decided by fit() from a
+ * profile and a host, before the first irreversible syscall.  Rendered as
+ * JSON by plan_json() for --check. */
+#ifndef SB_PLAN_H
+#define SB_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "profile.h"
+#include "util.h"
+
+/* One Landlock path rule.  `path` is canonical (resolved), owned.
+ * `where` names the profile entry that produced it (".readable[0]"), owned.
+ * `open_check`: a device node that must really open (O_RDONLY|O_NOCTTY) or
+ * is skipped with a notice (e.g. /dev/tty without a terminal → ENXIO).
+ * `create_dir`: `tmp`, created 0700 by the shim before it is opened. */
+struct ll_path_rule {
+	char *path;
+	char *where;
+	uint64_t access;
+	bool is_dir;
+	bool open_check;
+	bool create_dir;
+};
+
+struct ll_port_rule {
+	uint16_t port;
+	uint64_t access;
+};
+
+/* A seccomp comparison on the low 32 bits of one argument (REFERENCE.md:
+ * int arguments compared masked, one comparison per argument per rule). */
+enum sc_op { SC_EQ, SC_NE, SC_GE, SC_MASKED_EQ };
+struct sc_cmp {
+	unsigned arg;
+	enum sc_op op;
+	uint32_t mask; /* SC_MASKED_EQ only */
+	uint32_t datum;
+};
+
+/* One seccomp rule: when `syscall` is called and every comparison holds,
+ * fail with -errno `err`.  `why` is a static explanation for --check. */
+struct sc_rule {
+	const char *syscall; /* static or owned by the plan's name pool */
+	int err;
+	unsigned ncmp;
+	struct sc_cmp cmp[2];
+	const char *why;
+};
+
+/* One part the host cannot enforce and that was left out, for notices
+ * and --check. */
+struct left_out {
+	char *part;   /* "signal scope" */
+	char *reason; /* "needs Landlock ABI 6; this kernel has 4" */
+	char *key;    /* ".unenforced.signal_scope" or ".best_effort" */
+};
+
+struct plan {
+	/* Landlock */
+	bool landlock;
+	int abi;
+	uint64_t handled_fs, handled_net, scoped;
+	struct ll_path_rule *rules;
+	size_t nrules, caprules;
+	struct ll_port_rule *ports;
+	size_t nports;
+	struct strvec expanded; /* directories where expansion blocks new entries */
+	/* seccomp */
+	bool seccomp;
+	struct sc_rule *sc;
+	size_t nsc, capsc;
+	/* capabilities kept (bit per CAP_*) */
+	uint64_t keep_caps;
+	/* notices printed on stderr before exec, one line each */
+	struct strvec notices;
+	/* remarks only shown by --check (e.g. "UDP not restricted") */
+	struct strvec remarks;
+	struct left_out *left;
+	size_t nleft;
+	const struct profile *prof; /* borrowed */
+};
+
+void plan_free(struct plan *pl);
+
+/* Render the plan as a JSON document (malloc'd, caller frees). */
+char *plan_json(const struct plan *pl);
+
+#endif

@@ -1,0 +1,117 @@
+/* The profile model (DESIGN.md "Profile (JSON, version 1)") and its strict
+ * parser.  Pure: profile_parse() takes a buffer, never a path. */
+#ifndef SB_PROFILE_H
+#define SB_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+/* A list of absolute paths from one profile key.  `key` is the JSON key
+ * (static string) so a location ".key[i]" can be named later; `set` says
+ * whether the key was present (absent keys take DESIGN's defaults). */
+struct pathlist {
+	const char *key;
+	struct strvec v;
+	bool set;
+};
+
+/* A port allow-list; `set` false means the key was absent. */
+struct portlist {
+	uint16_t *v;
+	size_t n;
+	bool set;
+};
+
+enum net_mode { NET_OFF, NET_LOOPBACK, NET_ON };
+enum unix_mode { UNIX_SCOPED, UNIX_ANY, UNIX_NONE };
+enum signal_mode { SIG_SCOPED, SIG_ANY };
+enum mounts_mode { MOUNTS_AUTO, MOUNTS_OFF, MOUNTS_REQUIRED };
+
+/* Parts a host may be unable to enforce; each is named in `unenforced`.
+ * The first four are speccoder's names, the rest this shim's own. */
+enum unenforced_part {
+	UNF_TRUST_HANDOFF = 1u << 0,
+	UNF_WORKSPACE_SOCKETS = 1u << 1, /* unix sockets outside the sandbox */
+	UNF_SIGNAL_SCOPE = 1u << 2,
+	UNF_CARVE = 1u << 3,
+	UNF_TRUNCATE = 1u << 4,  /* Landlock FS_TRUNCATE (ABI 3) */
+	UNF_TCP_PORTS = 1u << 5, /* tcp_bind / tcp_connect (ABI 4) */
+	UNF_UDP_PORTS = 1u << 6, /* udp_bind / udp_connect (ABI 10) */
+};
+
+/* Name of one unenforced part (static), or NULL. */
+const char *unenforced_name(unsigned part);
+
+/* One rlimit: `resource` is RLIMIT_*; values in the resource's own unit
+ * (bytes, seconds, count); UINT64_MAX means unlimited. */
+struct rlimit_rule {
+	int resource;
+	const char *name; /* prlimit(1) name, static */
+	uint64_t soft, hard;
+};
+
+/* env: applied in the order clear+keep → unset → TMPDIR (tmp) → set. */
+struct env_rules {
+	bool clear;
+	struct strvec keep;  /* names, or "PREFIX*" */
+	struct strvec set;   /* "NAME=VALUE" */
+	struct strvec unset; /* names */
+};
+
+struct user_rule {
+	bool set;
+	bool has_ids;
+	uint32_t uid, gid;
+	uint32_t *groups;
+	size_t ngroups;
+	char *name;
+};
+
+/* The parsed profile; owns all its memory (profile_free()). */
+struct profile {
+	int version;
+	struct pathlist readable, executable, writable, read_only, hidden,
+		caches, devices;
+	struct strvec protect, protect_extra;
+	bool protect_set;
+	enum mounts_mode mounts;
+	char *tmp; /* NULL if absent */
+	enum net_mode network;
+	struct portlist tcp_bind, tcp_connect, udp_bind, udp_connect;
+	enum unix_mode unix_sockets;
+	enum signal_mode signals;
+	struct env_rules env;
+	char *cwd;
+	int *keep_fds;
+	size_t nkeep_fds;
+	bool die_with_parent;
+	bool new_session;
+	int *caps; /* CAP_* numbers kept */
+	size_t ncaps;
+	struct user_rule user;
+	struct rlimit_rule *rlimits;
+	size_t nrlimits;
+	struct strvec seccomp_deny, seccomp_allow; /* syscall or @group names */
+	unsigned unenforced; /* enum unenforced_part bits */
+	bool best_effort;
+};
+
+/* Parse and validate a profile document of `len` bytes (need not be NUL
+ * terminated).  Strict: unknown or duplicate keys, wrong types, relative or
+ * empty paths, NUL bytes, out-of-range ports and unknown syscall or
+ * capability names are errors naming the JSON location in `err`.
+ * Absent keys take DESIGN.md's defaults.  Returns 0, or -1 with `err` set
+ * (and `p` left empty).  On success the caller owns `p` (profile_free). */
+int profile_parse(const char *buf, size_t len, struct profile *p,
+		  struct sb_err *err);
+void profile_free(struct profile *p);
+
+/* The built-in `protect` list (DESIGN.md), NULL-terminated, static. */
+extern const char *const profile_default_protect[];
+/* The default `devices` list, NULL-terminated, static. */
+extern const char *const profile_default_devices[];
+
+#endif

@@ -1,0 +1,112 @@
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void oom(void)
+{
+	static const char msg[] = "__sandbox: out of memory\n";
+	fwrite(msg, 1, sizeof msg - 1, stderr);
+	_Exit(125);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t m)
+{
+	void *p = calloc(n ? n : 1, m ? m : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xmalloc(n), s, n);
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		oom();
+	char *s = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+void sv_push_own(struct strvec *sv, char *s)
+{
+	if (sv->n + 2 > sv->cap) {
+		sv->cap = sv->cap ? sv->cap * 2 : 8;
+		sv->v = xrealloc(sv->v, sv->cap * sizeof *sv->v);
+	}
+	sv->v[sv->n++] = s;
+	sv->v[sv->n] = NULL;
+}
+
+void sv_push(struct strvec *sv, const char *s) { sv_push_own(sv, xstrdup(s)); }
+
+bool sv_has(const struct strvec *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		if (strcmp(sv->v[i], s) == 0)
+			return true;
+	return false;
+}
+
+void sv_free(struct strvec *sv)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	sv->v = NULL;
+	sv->n = sv->cap = 0;
+}
+
+int sb_fail(struct sb_err *e, const char *where, const char *path,
+	    const char *fmt, ...)
+{
+	if (!e)
+		return -1;
+	snprintf(e->where, sizeof e->where, "%s", where ? where : "");
+	snprintf(e->path, sizeof e->path, "%s", path ? path : "");
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(e->why, sizeof e->why, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void sb_err_line(const struct sb_err *e, char *buf, size_t n)
+{
+	if (e->where[0] && e->path[0])
+		snprintf(buf, n, "profile %s \"%s\": %s", e->where, e->path, e->why);
+	else if (e->where[0])
+		snprintf(buf, n, "profile %s: %s", e->where, e->why);
+	else if (e->path[0])
+		snprintf(buf, n, "\"%s\": %s", e->path, e->why);
+	else
+		snprintf(buf, n, "%s", e->why);
+}

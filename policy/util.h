@@ -1,0 +1,51 @@
+/* Small shared helpers for policy/ and shim/: string vectors, the error
+ * record every stage fills, and allocation that cannot return NULL. */
+#ifndef SB_UTIL_H
+#define SB_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A growable array of owned, NUL-terminated strings.  `v` is NULL-terminated
+ * whenever n > 0 so it can be handed to execve() as is. */
+struct strvec {
+	char **v;
+	size_t n, cap;
+};
+
+/* Append a copy of `s`.  Aborts on out-of-memory (a sandbox that cannot
+ * allocate a few bytes before exec has nothing sensible left to do). */
+void sv_push(struct strvec *sv, const char *s);
+/* Append `s`, taking ownership of it (must come from malloc). */
+void sv_push_own(struct strvec *sv, char *s);
+/* True if an element equals `s`. */
+bool sv_has(const struct strvec *sv, const char *s);
+/* Free every element and the array; leaves an empty vector. */
+void sv_free(struct strvec *sv);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+/* malloc'd printf; aborts on out-of-memory. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The one error shape of the project: what failed, where in the user's
+ * input (JSON location such as ".writable[1]", may be empty), which path
+ * (may be empty), and why.  Rendered by sb_err_line() as
+ *   profile .writable[1] "/srv/x": No such file or directory
+ * Only main() prints it. */
+struct sb_err {
+	char where[128]; /* JSON location, "" if none */
+	char path[512];  /* the user's path, "" if none */
+	char why[640];   /* the reason, human readable */
+};
+
+/* Fill `e` (if non-NULL); returns -1 so callers can `return sb_fail(...)`. */
+int sb_fail(struct sb_err *e, const char *where, const char *path,
+	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Render "profile WHERE \"PATH\": WHY" (parts omitted when empty) into buf. */
+void sb_err_line(const struct sb_err *e, char *buf, size_t n);
+
+#endif

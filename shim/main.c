@@ -1,0 +1,233 @@
+/* __sandbox: read a profile, confine this process, become COMMAND.
+ *
+ *   argv ─► load profile text ─► parse ─► probe host ─► fit ─► plan
+ *        ─► apply layers (fixed order, below) ─► execve
+ *
+ * Only this file prints diagnostics and chooses exit codes: 125 before
+ * exec, 126 found but not executable, 127 not found (env(1)). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <seccomp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "shim.h"
+#include "versions.h"
+
+#define PROFILE_MAX (16u << 20) /* 16 MiB: far beyond any real profile */
+
+void sb_say(const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	/* one write: lines from concurrent processes do not interleave */
+	char line[2100];
+	int m = snprintf(line, sizeof line, "__sandbox: %s\n", buf);
+	if (m > 0)
+		(void)!write(2, line, (size_t)m < sizeof line ? (size_t)m : sizeof line - 1);
+}
+
+static int fail(const struct sb_err *e)
+{
+	char buf[2048];
+	sb_err_line(e, buf, sizeof buf);
+	sb_say("%s", buf);
+	return 125;
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: __sandbox PROFILE -- COMMAND [ARG...]\n"
+	      "       __sandbox --check PROFILE     print the plan as JSON, run nothing\n"
+	      "       __sandbox --probe             print what this host can enforce\n"
+	      "       __sandbox --help | --version\n"
+	      "PROFILE is inline JSON ({...}), @PATH (a file) or fd:N (read to EOF, then closed).\n"
+	      "Exit status: the command's own; 125 the sandbox failed before exec;\n"
+	      "126 the command could not be executed; 127 it was not found.\n"
+	      "See README.md for the profile keys.\n", f);
+}
+
+static int version(void)
+{
+	const struct scmp_version *v = seccomp_version();
+	printf("__sandbox %s\n", SB_VERSION);
+	printf("libseccomp %s (runtime %u.%u.%u)\n", DEP_LIBSECCOMP_VERSION,
+	       v ? v->major : 0, v ? v->minor : 0, v ? v->micro : 0);
+	printf("libcap-ng %s\n", DEP_LIBCAPNG_VERSION);
+	printf("jansson %s (runtime %s)\n", DEP_JANSSON_VERSION, jansson_version_str());
+	printf("musl %s\n", DEP_MUSL_VERSION);
+	return fflush(stdout) == 0 ? 0 : 125;
+}
+
+static int read_all(int fd, char **out, size_t *len, struct sb_err *err, const char *what)
+{
+	size_t cap = 4096, n = 0;
+	char *buf = xmalloc(cap);
+	for (;;) {
+		if (n == cap) {
+			if (cap >= PROFILE_MAX) {
+				free(buf);
+				return sb_fail(err, NULL, NULL, "profile %s is larger than %u bytes", what, PROFILE_MAX);
+			}
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		ssize_t r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+			free(buf);
+			return sb_fail(err, NULL, NULL, "reading profile %s: %s", what, strerror(e));
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+/* PROFILE argument → text (malloc'd). */
+static int load_profile(const char *arg, char **text, size_t *len, struct sb_err *err)
+{
+	const char *s = arg;
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	if (*s == '{') {
+		*len = strlen(arg);
+		*text = xstrdup(arg);
+		return 0;
+	}
+	if (arg[0] == '@') {
+		int fd = open(arg + 1, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return sb_fail(err, NULL, arg + 1, "cannot open profile: %s", strerror(errno));
+		int rc = read_all(fd, text, len, err, arg);
+		close(fd);
+		return rc;
+	}
+	if (strncmp(arg, "fd:", 3) == 0) {
+		char *end;
+		errno = 0;
+		long fd = strtol(arg + 3, &end, 10);
+		if (errno || end == arg + 3 || *end || fd < 0 || fd > 0x7fffffff)
+			return sb_fail(err, NULL, NULL, "profile \"%s\": fd:N needs a descriptor number", arg);
+		int rc = read_all((int)fd, text, len, err, arg);
+		/* closed so the command does not inherit it */
+		close((int)fd);
+		return rc;
+	}
+	return sb_fail(err, NULL, NULL, "profile must be inline JSON ({...}), @PATH or fd:N; got \"%.40s\"", arg);
+}
+
+static int load_and_fit(const char *arg, struct profile *prof, struct host *h,
+			struct plan *pl, struct sb_err *err)
+{
+	char *text;
+	size_t len;
+	if (load_profile(arg, &text, &len, err))
+		return -1;
+	int rc = profile_parse(text, len, prof, err);
+	free(text);
+	if (rc)
+		return -1;
+	probe_host(h);
+	if (fit(prof, h, &fsview_real, pl, err)) {
+		profile_free(prof);
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct sb_err err = {{0}, {0}, {0}};
+	struct run r = {0};
+	struct profile prof;
+	struct plan plan;
+	r.parent = getppid();
+	int i = 1;
+	/* drop-in for helpers invoked as `helper __sandbox <profile> -- argv` */
+	if (i < argc && strcmp(argv[i], "__sandbox") == 0)
+		i++;
+	if (i >= argc) {
+		usage(stderr);
+		return 125;
+	}
+	if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+		usage(stdout);
+		return fflush(stdout) == 0 ? 0 : 125;
+	}
+	if (strcmp(argv[i], "--version") == 0)
+		return version();
+	if (strcmp(argv[i], "--probe") == 0) {
+		probe_host(&r.host);
+		return probe_print(&r.host);
+	}
+	if (strcmp(argv[i], "--check") == 0) {
+		if (i + 2 != argc) {
+			sb_say("usage: __sandbox --check PROFILE");
+			return 125;
+		}
+		if (load_and_fit(argv[i + 1], &prof, &r.host, &plan, &err))
+			return fail(&err);
+		char *js = plan_json(&plan);
+		puts(js);
+		free(js);
+		return fflush(stdout) == 0 ? 0 : 125;
+	}
+	if (argv[i][0] == '-' && argv[i][1] == '-') {
+		sb_say("unknown option \"%s\" (see --help)", argv[i]);
+		return 125;
+	}
+	if (i + 1 >= argc || strcmp(argv[i + 1], "--") != 0) {
+		sb_say("usage: __sandbox PROFILE -- COMMAND [ARG...] (missing \"--\" after PROFILE)");
+		return 125;
+	}
+	if (i + 2 >= argc) {
+		sb_say("usage: __sandbox PROFILE -- COMMAND [ARG...] (no COMMAND after \"--\")");
+		return 125;
+	}
+	if (load_and_fit(argv[i], &prof, &r.host, &plan, &err))
+		return fail(&err);
+	r.prof = &prof;
+	r.plan = &plan;
+	r.argv = &argv[i + 2];
+	for (size_t k = 0; k < plan.notices.n; k++)
+		sb_say("notice: %s", plan.notices.v[k]);
+
+	/* Order of application (DESIGN.md "Pipeline"), and why:
+	 *  1. tmp, then every rule path opened (O_PATH) and the seccomp
+	 *     filter compiled: everything that can fail on input fails
+	 *     before anything irreversible, and while all of / is reachable;
+	 *  2. rlimits, env, session and parent death (after any uid change,
+	 *     which clears PDEATHSIG), inherited descriptors, cwd;
+	 *  3. capabilities dropped — the bounding set and securebits need
+	 *     CAP_SETPCAP, so before no_new_privs locks things down;
+	 *  4. no_new_privs (in caps_apply): required by restrict_self;
+	 *  5. Landlock restrict_self;
+	 *  6. seccomp last, so none of the setup above runs under it; the
+	 *     filter allows the final execve;
+	 *  7. execve: PATH lookup on the final environment. */
+	if (proc_tmp_prepare(&r, &err) || landlock_prepare(&r, &err) ||
+	    seccomp_prepare(&r, &err) || proc_rlimits(&r, &err) ||
+	    proc_env(&r, &err) || proc_session(&r, &err) || proc_fds(&r, &err) ||
+	    proc_cwd(&r, &err) || caps_apply(&r, &err) ||
+	    landlock_apply(&r, &err) || seccomp_apply(&r, &err))
+		return fail(&err);
+	int code = exec_command(&r, &err);
+	fail(&err);
+	return code;
+}

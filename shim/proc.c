@@ -1,0 +1,205 @@
+/* Process layer: tmp directory, rlimits, environment, parent death and
+ * session, inherited descriptors, working directory. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "shim.h"
+#include "sys.h"
+
+extern char **environ;
+
+int proc_tmp_prepare(struct run *r, struct sb_err *err)
+{
+	const char *t = r->prof->tmp;
+	if (!t)
+		return 0;
+	if (mkdir(t, 0700) < 0 && errno != EEXIST)
+		return sb_fail(err, ".tmp", t, "cannot create it: %s", strerror(errno));
+	struct stat st;
+	/* lstat: a symlink planted here could point the command's temporary
+	 * files anywhere; another owner or group/world write access would let
+	 * someone else swap files under it. */
+	if (lstat(t, &st) < 0)
+		return sb_fail(err, ".tmp", t, "%s", strerror(errno));
+	if (S_ISLNK(st.st_mode))
+		return sb_fail(err, ".tmp", t, "is a symbolic link; refusing it as a private temporary directory");
+	if (!S_ISDIR(st.st_mode))
+		return sb_fail(err, ".tmp", t, "is not a directory");
+	if (st.st_uid != geteuid())
+		return sb_fail(err, ".tmp", t, "is owned by uid %u, not by uid %u running the command",
+			       (unsigned)st.st_uid, (unsigned)geteuid());
+	if (st.st_mode & 022)
+		return sb_fail(err, ".tmp", t, "is group or world writable (mode %04o); a private temporary directory must not be",
+			       (unsigned)(st.st_mode & 07777));
+	return 0;
+}
+
+int proc_rlimits(struct run *r, struct sb_err *err)
+{
+	for (size_t i = 0; i < r->prof->nrlimits; i++) {
+		const struct rlimit_rule *rl = &r->prof->rlimits[i];
+		struct rlimit v = {
+			rl->soft >= (uint64_t)RLIM_INFINITY ? RLIM_INFINITY : (rlim_t)rl->soft,
+			rl->hard >= (uint64_t)RLIM_INFINITY ? RLIM_INFINITY : (rlim_t)rl->hard};
+		if (setrlimit(rl->resource, &v) < 0) {
+			char where[64];
+			snprintf(where, sizeof where, ".rlimits.%s", rl->name);
+			return sb_fail(err, where, NULL, "setting it failed: %s%s", strerror(errno),
+				       errno == EPERM ? " (raising a hard limit needs privilege)" : "");
+		}
+	}
+	return 0;
+}
+
+static bool env_match(const struct strvec *pats, const char *entry)
+{
+	size_t n = strcspn(entry, "=");
+	for (size_t i = 0; i < pats->n; i++) {
+		const char *p = pats->v[i];
+		size_t pl = strlen(p);
+		if (pl && p[pl - 1] == '*') {
+			if (n >= pl - 1 && strncmp(entry, p, pl - 1) == 0)
+				return true;
+		} else if (pl == n && strncmp(entry, p, n) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Remove NAME from vector `env`. */
+static void env_drop(struct strvec *env, const char *name, size_t n)
+{
+	for (size_t i = 0; i < env->n;) {
+		if (strncmp(env->v[i], name, n) == 0 && env->v[i][n] == '=') {
+			free(env->v[i]);
+			memmove(&env->v[i], &env->v[i + 1], (env->n - i) * sizeof *env->v);
+			env->n--;
+		} else {
+			i++;
+		}
+	}
+}
+
+static void env_put(struct strvec *env, const char *entry)
+{
+	env_drop(env, entry, strcspn(entry, "="));
+	sv_push(env, entry);
+}
+
+int proc_env(struct run *r, struct sb_err *err)
+{
+	(void)err;
+	const struct env_rules *e = &r->prof->env;
+	struct strvec *env = &r->env;
+	for (char **p = environ; p && *p; p++)
+		if (!e->clear || env_match(&e->keep, *p))
+			sv_push(env, *p);
+	for (size_t i = 0; i < e->unset.n; i++)
+		env_drop(env, e->unset.v[i], strlen(e->unset.v[i]));
+	if (r->prof->tmp) {
+		static const char *const names[] = {"TMPDIR", "TMP", "TEMP"};
+		for (int i = 0; i < 3; i++) {
+			char *s = xasprintf("%s=%s", names[i], r->prof->tmp);
+			env_put(env, s);
+			free(s);
+		}
+	}
+	for (size_t i = 0; i < e->set.n; i++)
+		env_put(env, e->set.v[i]);
+	return 0;
+}
+
+int proc_session(struct run *r, struct sb_err *err)
+{
+	const struct profile *p = r->prof;
+	if (p->new_session && setsid() < 0)
+		return sb_fail(err, ".new_session", NULL, "setsid failed: %s%s", strerror(errno),
+			       errno == EPERM ? " (the shim is already a process group leader; start it from a parent that does not make it one)" : "");
+	if (p->die_with_parent) {
+		/* Set after any uid change (which clears it).  If the parent
+		 * died before this, no signal will ever come: compare with the
+		 * parent seen at start. */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+			return sb_fail(err, ".die_with_parent", NULL, "PR_SET_PDEATHSIG failed: %s", strerror(errno));
+		if (getppid() != r->parent)
+			return sb_fail(err, ".die_with_parent", NULL, "the parent (pid %d) exited before the command started", (int)r->parent);
+	}
+	return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* Mark every inherited descriptor above 2 close-on-exec but the kept ones:
+ * an inherited socket or file opened outside would go around every rule. */
+int proc_fds(struct run *r, struct sb_err *err)
+{
+	const struct profile *p = r->prof;
+	int *keep = xcalloc(p->nkeep_fds + 1, sizeof *keep);
+	for (size_t i = 0; i < p->nkeep_fds; i++) {
+		keep[i] = p->keep_fds[i];
+		if (fcntl(keep[i], F_GETFD) < 0) {
+			char where[64];
+			snprintf(where, sizeof where, ".keep_fds[%zu]", i);
+			free(keep);
+			return sb_fail(err, where, NULL, "descriptor %d is not open: %s", p->keep_fds[i], strerror(errno));
+		}
+	}
+	qsort(keep, p->nkeep_fds, sizeof *keep, cmp_int);
+	unsigned from = 3;
+	int rc = 0;
+	for (size_t i = 0; i < p->nkeep_fds && !rc; i++) {
+		unsigned k = (unsigned)keep[i];
+		if (k > from)
+			rc = sb_close_range(from, k - 1, CLOSE_RANGE_CLOEXEC);
+		if (k + 1 > from)
+			from = k + 1;
+		/* a kept descriptor must survive execve */
+		int fl = fcntl(keep[i], F_GETFD);
+		if (fl >= 0 && (fl & FD_CLOEXEC))
+			fcntl(keep[i], F_SETFD, fl & ~FD_CLOEXEC);
+	}
+	if (!rc)
+		rc = sb_close_range(from, ~0U, CLOSE_RANGE_CLOEXEC);
+	if (rc < 0) {
+		/* close_range(CLOEXEC) needs Linux 5.11: walk /proc/self/fd. */
+		DIR *d = opendir("/proc/self/fd");
+		if (!d) {
+			free(keep);
+			return sb_fail(err, ".keep_fds", NULL, "cannot close inherited descriptors (close_range: %s; /proc/self/fd: %s)",
+				       strerror(ENOSYS), strerror(errno));
+		}
+		int self = dirfd(d);
+		struct dirent *de;
+		while ((de = readdir(d))) {
+			int fd = atoi(de->d_name);
+			if (fd <= 2 || fd == self || bsearch(&fd, keep, p->nkeep_fds, sizeof *keep, cmp_int))
+				continue;
+			fcntl(fd, F_SETFD, FD_CLOEXEC);
+		}
+		closedir(d);
+	}
+	free(keep);
+	return 0;
+}
+
+int proc_cwd(struct run *r, struct sb_err *err)
+{
+	if (r->prof->cwd && chdir(r->prof->cwd) < 0)
+		return sb_fail(err, ".cwd", r->prof->cwd, "%s", strerror(errno));
+	return 0;
+}
