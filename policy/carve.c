@@ -54,11 +54,11 @@ int carve_grant(struct plan *pl, const struct fs_view *fs, const char *path,
 		const struct strvec *excluded, struct sb_err *err)
 {
 	bool is_dir = kind == FS_DIR;
-	bool around = false;
+	const char *around = NULL; /* an excluded path strictly inside */
 	if (is_dir)
 		for (size_t i = 0; i < excluded->n && !around; i++)
-			around = strcmp(excluded->v[i], path) != 0 &&
-				 path_within(excluded->v[i], path);
+			if (strcmp(excluded->v[i], path) != 0 && path_within(excluded->v[i], path))
+				around = excluded->v[i];
 	if (!around) {
 		plan_add_rule(pl, path, where, access, is_dir);
 		return 0;
@@ -73,6 +73,6 @@ int carve_grant(struct plan *pl, const struct fs_view *fs, const char *path,
 		return c.rc;
 	if (r < 0)
 		return sb_fail(err, where, path, "cannot list it to grant around %s: %s",
-			       excluded->v[0], strerror(-r));
+			       around, strerror(-r));
 	return 0;
 }

@@ -54,10 +54,16 @@ static bool allowed(const struct profile *p, const char *name)
 	return false;
 }
 
-static void add(struct plan *pl, const struct profile *p, const char *name,
-		int err, const char *why, unsigned ncmp, const struct sc_cmp *cmp)
+/* Append a rule.  seccomp.allow removes default rules by name; rules that
+ * carry the network mode (socket families, MPTCP, MSG_FASTOPEN) belong to
+ * `network`/`unix_sockets`/port lists and are not removed by it, and an
+ * explicit seccomp.deny always wins. */
+enum origin { DEFAULT, NETWORK, DENY };
+static void add_from(struct plan *pl, const struct profile *p, enum origin o,
+		     const char *name, int err, const char *why, unsigned ncmp,
+		     const struct sc_cmp *cmp)
 {
-	if (allowed(p, name) || !sc_name_valid(name))
+	if ((o == DEFAULT && allowed(p, name)) || !sc_name_valid(name))
 		return;
 	if (pl->nsc == pl->capsc) {
 		pl->capsc = pl->capsc ? pl->capsc * 2 : 128;
@@ -73,17 +79,23 @@ static void add(struct plan *pl, const struct profile *p, const char *name,
 		r->cmp[i] = cmp[i];
 }
 
-static void add_list(struct plan *pl, const struct profile *p,
+static void add(struct plan *pl, const struct profile *p, const char *name,
+		int err, const char *why, unsigned ncmp, const struct sc_cmp *cmp)
+{
+	add_from(pl, p, DEFAULT, name, err, why, ncmp, cmp);
+}
+
+static void add_list(struct plan *pl, const struct profile *p, enum origin o,
 		     const char *const *names, int err, const char *why)
 {
 	for (; *names; names++) {
 		const char *const *m = (*names)[0] == '@' ? sc_group_members(*names) : NULL;
 		if (!m) {
-			add(pl, p, *names, err, why, 0, NULL);
+			add_from(pl, p, o, *names, err, why, 0, NULL);
 			continue;
 		}
 		for (; *m; m++)
-			add(pl, p, *m, err, why, 0, NULL);
+			add_from(pl, p, o, *m, err, why, 0, NULL);
 	}
 }
 
@@ -93,11 +105,17 @@ static void add1(struct plan *pl, const struct profile *p, const char *name,
 	add(pl, p, name, err, why, 1, &a);
 }
 
-static void add2(struct plan *pl, const struct profile *p, const char *name,
+static void net1(struct plan *pl, const struct profile *p, const char *name,
+		 int err, const char *why, struct sc_cmp a)
+{
+	add_from(pl, p, NETWORK, name, err, why, 1, &a);
+}
+
+static void net2(struct plan *pl, const struct profile *p, const char *name,
 		 int err, const char *why, struct sc_cmp a, struct sc_cmp b)
 {
 	struct sc_cmp c[2] = {a, b};
-	add(pl, p, name, err, why, 2, c);
+	add_from(pl, p, NETWORK, name, err, why, 2, c);
 }
 
 #define CMP(arg, op, datum) ((struct sc_cmp){arg, op, 0, datum})
@@ -112,11 +130,11 @@ static void socket_rules(struct plan *pl, const struct profile *p,
 		bool ok = fam == AF_NETLINK || (fam == AF_UNIX && p->unix_sockets != UNIX_NONE) ||
 			  (inet && (fam == AF_INET || fam == AF_INET6));
 		if (!ok)
-			add1(pl, p, "socket", EAFNOSUPPORT, why_fam, CMP(0, SC_EQ, fam));
+			net1(pl, p, "socket", EAFNOSUPPORT, why_fam, CMP(0, SC_EQ, fam));
 	}
-	add1(pl, p, "socket", EAFNOSUPPORT, why_fam, CMP(0, SC_GE, SB_AF_MAX));
+	net1(pl, p, "socket", EAFNOSUPPORT, why_fam, CMP(0, SC_GE, SB_AF_MAX));
 	/* Netlink only for address and route queries (getifaddrs). */
-	add2(pl, p, "socket", EPROTONOSUPPORT, "netlink other than NETLINK_ROUTE",
+	net2(pl, p, "socket", EPROTONOSUPPORT, "netlink other than NETLINK_ROUTE",
 	     CMP(0, SC_EQ, AF_NETLINK), CMP(2, SC_NE, 0 /* NETLINK_ROUTE */));
 	if (!tcp_restricted)
 		return;
@@ -126,23 +144,23 @@ static void socket_rules(struct plan *pl, const struct profile *p,
 	static const char why_tcp[] = "would go around Landlock's TCP port rules";
 	const unsigned fams[] = {AF_INET, AF_INET6};
 	for (unsigned i = 0; i < 2; i++) {
-		add2(pl, p, "socket", EPROTONOSUPPORT, why_tcp,
+		net2(pl, p, "socket", EPROTONOSUPPORT, why_tcp,
 		     CMP(0, SC_EQ, fams[i]), CMP(2, SC_EQ, IPPROTO_MPTCP));
-		add2(pl, p, "socket", EPROTONOSUPPORT, why_tcp,
+		net2(pl, p, "socket", EPROTONOSUPPORT, why_tcp,
 		     CMP(0, SC_EQ, fams[i]), CMP(2, SC_EQ, IPPROTO_SCTP));
-		add2(pl, p, "socket", EPROTONOSUPPORT, why_tcp,
+		net2(pl, p, "socket", EPROTONOSUPPORT, why_tcp,
 		     CMP(0, SC_EQ, fams[i]), MASKED(1, 0xf, SOCK_SEQPACKET));
 	}
-	add1(pl, p, "sendto", EPERM, why_tcp, MASKED(3, MSG_FASTOPEN, MSG_FASTOPEN));
-	add1(pl, p, "sendmsg", EPERM, why_tcp, MASKED(2, MSG_FASTOPEN, MSG_FASTOPEN));
-	add1(pl, p, "sendmmsg", EPERM, why_tcp, MASKED(3, MSG_FASTOPEN, MSG_FASTOPEN));
+	net1(pl, p, "sendto", EPERM, why_tcp, MASKED(3, MSG_FASTOPEN, MSG_FASTOPEN));
+	net1(pl, p, "sendmsg", EPERM, why_tcp, MASKED(2, MSG_FASTOPEN, MSG_FASTOPEN));
+	net1(pl, p, "sendmmsg", EPERM, why_tcp, MASKED(3, MSG_FASTOPEN, MSG_FASTOPEN));
 }
 
 void filter_build(const struct profile *p, const struct host *h,
 		  bool tcp_restricted, struct plan *pl)
 {
-	add_list(pl, p, default_groups, EPERM, "default filter group");
-	add_list(pl, p, default_singles, EPERM, "default filter");
+	add_list(pl, p, DEFAULT, default_groups, EPERM, "default filter group");
+	add_list(pl, p, DEFAULT, default_singles, EPERM, "default filter");
 	/* io_uring runs operations outside seccomp's view; clone3's flags are
 	 * behind a pointer.  ENOSYS makes runtimes fall back (to epoll, to
 	 * clone whose flags are checked below). */
@@ -174,6 +192,6 @@ void filter_build(const struct profile *p, const struct host *h,
 	for (size_t i = 0; i < p->seccomp_deny.n; i++) {
 		const char *d = p->seccomp_deny.v[i];
 		const char *one[2] = {d, NULL};
-		add_list(pl, p, one, EPERM, "seccomp.deny");
+		add_list(pl, p, DENY, one, EPERM, "seccomp.deny");
 	}
 }

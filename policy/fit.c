@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "landlock_abi.h"
+#include "names.h"
 
 void plan_add_rule(struct plan *pl, const char *path, const char *where,
 		   uint64_t access, bool is_dir)
@@ -77,7 +78,7 @@ static int refuse_unbuilt(const struct profile *p, struct sb_err *err)
 		return not_yet(".read_only", "read-only carve-outs", err);
 	if (p->hidden.v.n)
 		return not_yet(".hidden", "hidden paths", err);
-	if (p->protect_set)
+	if (p->protect_set && p->protect.n)
 		return not_yet(".protect", "the protect list", err);
 	if (p->protect_extra.n)
 		return not_yet(".protect_extra", "the protect list", err);
@@ -204,7 +205,11 @@ static int fit_landlock(const struct profile *p, const struct host *h,
 	uint64_t net = ll_net_rights(abi);
 	bool tcp_lists = p->tcp_bind.set || p->tcp_connect.set;
 	bool udp_lists = p->udp_bind.set || p->udp_connect.set;
-	if (p->network == NET_OFF) {
+	if (p->network != NET_ON) {
+		const char *k = p->tcp_bind.set ? ".tcp_bind" : p->tcp_connect.set ? ".tcp_connect" :
+				p->udp_bind.set ? ".udp_bind" : p->udp_connect.set ? ".udp_connect" : NULL;
+		if (k)
+			return sb_fail(err, k, NULL, "port lists need network \"on\" (network \"off\" refuses every TCP and UDP socket)");
 		pl->handled_net = net;
 	} else {
 		if (tcp_lists) {
@@ -214,7 +219,9 @@ static int fit_landlock(const struct profile *p, const struct host *h,
 				if (gap(pl, p, UNF_TCP_PORTS, p->tcp_bind.set ? ".tcp_bind" : ".tcp_connect", "TCP port rules", r, err))
 					return -1;
 			} else {
-				pl->handled_net |= LL_NET_BIND_TCP | LL_NET_CONNECT_TCP;
+				/* an absent list stays unrestricted (DESIGN.md) */
+				pl->handled_net |= (p->tcp_bind.set ? LL_NET_BIND_TCP : 0) |
+						   (p->tcp_connect.set ? LL_NET_CONNECT_TCP : 0);
 			}
 		}
 		if (udp_lists) {
@@ -224,7 +231,8 @@ static int fit_landlock(const struct profile *p, const struct host *h,
 				if (gap(pl, p, UNF_UDP_PORTS, p->udp_bind.set ? ".udp_bind" : ".udp_connect", "UDP port rules", r, err))
 					return -1;
 			} else {
-				pl->handled_net |= LL_NET_BIND_UDP | LL_NET_CONNECT_SEND_UDP;
+				pl->handled_net |= (p->udp_bind.set ? LL_NET_BIND_UDP : 0) |
+						   (p->udp_connect.set ? LL_NET_CONNECT_SEND_UDP : 0);
 			}
 		} else {
 			sv_push(&pl->remarks, "network \"on\" without udp_bind/udp_connect: UDP is not restricted");
@@ -254,9 +262,11 @@ static int fit_landlock(const struct profile *p, const struct host *h,
 		}
 	}
 	if (p->unix_sockets != UNIX_ANY) {
+		/* with "none" no AF_UNIX socket can be created (seccomp), so the
+		 * scopes are a second wall, not a requirement */
 		if (abi >= 6) {
 			pl->scoped |= LL_SCOPE_ABSTRACT_UNIX_SOCKET;
-		} else {
+		} else if (p->unix_sockets == UNIX_SCOPED) {
 			char r[96];
 			snprintf(r, sizeof r, "needs Landlock ABI 6%s", have);
 			if (gap(pl, p, UNF_WORKSPACE_SOCKETS, ".unix_sockets", "abstract unix socket scope", r, err))
@@ -296,7 +306,7 @@ static int fit_landlock(const struct profile *p, const struct host *h,
 			sb_fail(err, ".tmp", p->tmp, "%s", strerror(-r));
 			goto out;
 		}
-		if (r == 0 && path_within(canon, "/dev")) {
+		if (path_within(r == 0 ? canon : p->tmp, "/dev")) {
 			sb_fail(err, ".tmp", p->tmp, "resolves inside /dev");
 			goto out;
 		}
@@ -318,7 +328,9 @@ static int fit_caps(const struct profile *p, const struct host *h,
 		if (c >= 64 || !(h->cap_permitted & (1ULL << c))) {
 			char where[64];
 			snprintf(where, sizeof where, ".capabilities[%zu]", i);
-			return sb_fail(err, where, NULL, "capability %d is not held by this process, so it cannot be kept", c);
+			char name[64];
+			cap_name(c, name, sizeof name);
+			return sb_fail(err, where, NULL, "%s is not held by this process, so it cannot be kept", name);
 		}
 		pl->keep_caps |= 1ULL << c;
 	}
@@ -344,9 +356,9 @@ int fit(const struct profile *p, const struct host *h, const struct fs_view *fs,
 			goto fail;
 	} else {
 		pl->seccomp = true;
-		filter_build(p, h, (pl->handled_net & LL_NET_CONNECT_TCP) && p->network == NET_ON, pl);
+		filter_build(p, h, (pl->handled_net & (LL_NET_BIND_TCP | LL_NET_CONNECT_TCP)) && p->network == NET_ON, pl);
 	}
-	if (p->writable.v.n && !p->protect_set)
+	if (p->writable.v.n && p->protect.n)
 		plan_notice(pl, "the built-in protect list (.git/hooks, .git/config, .envrc, ...) is not enforced yet: writable trees are writable throughout");
 	return 0;
 fail:

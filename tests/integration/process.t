@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Process hygiene: cwd, rlimits, keep_fds (kept descriptors survive, every
+# other inherited one is closed).
+. "$(dirname "$0")/../lib.sh"
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+READ_REAL='"readable":["/usr","/etc","/bin","/lib","/lib64"]'
+prof() { local r=""; [ "$1" = real ] && r="$READ_REAL,"; echo "{$r\"writable\":[\"$2\"]${3:+,$3},$UNF}"; }
+sbrun() { local who=$1 p=$2; shift 2; out=$(as "$who" "$SB" "$p" -- "$@" </dev/null 2>"$T/err"); rc=$?; err=$(grep -v '^__sandbox: notice: ' "$T/err"); }
+expect() { if [ "$rc" = "$2" ] && [ "$out" = "$3" ]; then ok "$1"; else not_ok "$1"; diag "expected rc=$2 out: $3" "got rc=$rc out: $out" "stderr: $err"; fi; }
+PROBE='for n in 3 4 5 6 7; do if (: <&$n) 2>/dev/null; then printf "%s:open " $n; fi; done; read -r l <&5 && echo "5:$l"'
+
+for who in $USERS; do
+	for style in default real; do
+		ws=$(mkws "$who" "proc-$style")
+		t="$who/$style"
+		mkdir -p "$ws/sub dir"
+		echo inside >"$ws/sub dir/rel.txt"
+		[ "$who" = nobody ] && chown -R $NOBODY "$ws/sub dir"
+
+		# cwd
+		sbrun "$who" "$(prof "$style" "$ws" "\"cwd\":\"$ws/sub dir\"")" sh -c 'pwd; /bin/pwd -P; cat rel.txt; echo new > made.txt'
+		expect "$t: cwd: the command starts there, relative paths work" 0 "$ws/sub dir
+$ws/sub dir
+inside"
+		check "$t: cwd: relative write landed in cwd" new "$(cat "$ws/sub dir/made.txt" 2>&1)"
+		sbrun "$who" "$(prof "$style" "$ws")" /bin/pwd
+		expect "$t: no cwd: unchanged from the parent's" 0 "$(as "$who" /bin/pwd 2>&1)"
+
+		# rlimits
+		sbrun "$who" "$(prof "$style" "$ws" '"rlimits":{"nofile":[64,64]}')" sh -c 'ulimit -n; ulimit -Hn'
+		expect "$t: rlimits nofile [64,64] seen by ulimit -n / -Hn" 0 "64
+64"
+		sbrun "$who" "$(prof "$style" "$ws" '"rlimits":{"nofile":[32,100],"fsize":4096,"core":0}')" sh -c 'ulimit -n; ulimit -Hn; ulimit -f; ulimit -c; (head -c 8192 /dev/zero > "$1/big") 2>/dev/null; wc -c < "$1/big"' sh "$ws"
+		expect "$t: rlimits soft/hard, fsize (in 512-byte blocks), core; fsize enforced" 0 "32
+100
+8
+0
+4096"
+		sbrun "$who" "$(prof "$style" "$ws" '"rlimits":{"nofile":[64,64]}')" /usr/bin/python3 -c '
+import os
+fds = []
+try:
+    while True: fds.append(os.open("/dev/null", os.O_RDONLY))
+except OSError as e: print(e.errno == 24, max(fds) < 64)'
+		expect "$t: nofile 64 enforced (EMFILE below fd 64)" 0 "True True"
+		if [ "$who" = nobody ]; then
+			hard=$(as "$who" sh -c 'ulimit -Hn')
+			sbrun "$who" "$(prof "$style" "$ws" "\"rlimits\":{\"nofile\":[64,$((hard + 1))]}")" true
+			check "$t: raising a hard limit without privilege: 125" 125 "$rc"
+			check_match "$t: ... naming .rlimits.nofile" '^__sandbox: profile \.rlimits\.nofile: .*' "$err"
+		fi
+
+		# keep_fds: 5 kept, 3, 4, 6 and 7 (inherited) closed
+		out=$(as "$who" "$SB" "$(prof "$style" "$ws" '"keep_fds":[5]')" -- sh -c "$PROBE" </dev/null 2>"$T/err" 3</dev/null 4</dev/null 5</etc/hostname 6</etc/hostname 7>/dev/null); rc=$?
+		err=$(grep -v notice "$T/err")
+		expect "$t: keep_fds [5]: fd 5 readable, 3/4/6/7 closed" 0 "5:open 5:$(cat /etc/hostname)"
+		# control: the same probe without the sandbox sees them all
+		check "$t: control: without the sandbox all are open" "3:open 4:open 5:open 6:open 7:open 5:$(cat /etc/hostname)" \
+			"$(as "$who" sh -c "$PROBE" </dev/null 3</dev/null 4</dev/null 5</etc/hostname 6</etc/hostname 7>/dev/null)"
+		# the command's descriptor table, read from outside: the sandboxed sh
+		# records its pid and execs sleep (same pid, same descriptors)
+		rm -f "$ws/pid"
+		as "$who" "$SB" "$(prof "$style" "$ws" '"keep_fds":[5,9]')" -- sh -c 'echo $$ > "$1/pid"; exec sleep 30' sh "$ws" \
+			</dev/null >/dev/null 2>"$T/err" 3</dev/null 5</etc/hostname 6</etc/hostname 9>/dev/null &
+		bg=$!
+		pid=
+		for _ in $(seq 200); do # at most 10 s
+			pid=$(cat "$ws/pid" 2>/dev/null)
+			[ -n "$pid" ] && [ "$(cat /proc/"$pid"/comm 2>/dev/null)" = sleep ] && break
+			sleep 0.05
+		done
+		fds=$(ls /proc/"$pid"/fd 2>&1 | sort -n | tr '\n' ' ')
+		kill "$pid" 2>/dev/null
+		wait "$bg"
+		check "$t: the command's open descriptors are exactly 0 1 2 5 9" "0 1 2 5 9 " "$fds"
+		sbrun "$who" "$(prof "$style" "$ws" '"keep_fds":[8]')" true
+		check "$t: keep_fds naming a closed descriptor: 125" 125 "$rc"
+		check_match "$t: ... naming .keep_fds[0]" '^__sandbox: profile \.keep_fds\[0\]: ' "$err"
+	done
+done
+done_testing

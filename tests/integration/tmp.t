@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# tmp: a private temporary directory, created 0700 when missing, writable even
+# outside the readable trees, TMPDIR/TMP/TEMP pointing at it; refused (125,
+# one line naming .tmp) when it is a symlink, someone else's, group or world
+# writable, or not a directory.
+. "$(dirname "$0")/../lib.sh"
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+READ_REAL='"readable":["/usr","/etc","/bin","/lib","/lib64"]'
+prof() { local r=""; [ "$1" = real ] && r="$READ_REAL,"; echo "{$r\"writable\":[\"$2\"]${3:+,$3},$UNF}"; }
+sbrun() { local who=$1 p=$2; shift 2; out=$(as "$who" "$SB" "$p" -- "$@" </dev/null 2>"$T/err"); rc=$?; err=$(grep -v '^__sandbox: notice: ' "$T/err"); }
+expect() { if [ "$rc" = "$2" ] && [ "$out" = "$3" ]; then ok "$1"; else not_ok "$1"; diag "expected rc=$2 out: $3" "got rc=$rc out: $out" "stderr: $err"; fi; }
+# refused NAME PATH REGEX — the last sbrun was refused with 125: one error line
+# about .tmp PATH (notices aside), every line prefixed, nothing run
+refused() {
+	check "$1: exit 125" 125 "$rc"
+	check "$1: one error line, every stderr line prefixed" "1 0" \
+		"$(printf '%s\n' "$err" | grep -c .) $(grep -vc '^__sandbox: ' "$T/err")"
+	check_match "$1: the line names .tmp and the path" "^__sandbox: profile \\.tmp \"$2\": $3" "$err"
+	check "$1: the command did not run" "" "$out"
+}
+
+for who in $USERS; do
+	uid=$(as "$who" id -u)
+	other=$([ "$uid" = 0 ] && echo $NOBODY || echo 0)
+	for style in default real; do
+		ws=$(mkws "$who" "tmp-$style")
+		par=$(mkws "$who" "tmpparent-$style") # outside every tree of the profile
+		t="$who/$style"
+		run='echo "$TMPDIR|$TMP|$TEMP"; echo data > "$TMPDIR/f" && cat "$TMPDIR/f"; m=$(mktemp) && echo "${m%/*}"; stat -c %a "$TMPDIR"'
+
+		tmp=$par/new
+		sbrun "$who" "$(prof "$style" "$ws" "\"tmp\":\"$tmp\"")" sh -c "$run"
+		expect "$t: missing tmp is created, usable, TMPDIR/TMP/TEMP set, mktemp uses it" 0 "$tmp|$tmp|$tmp
+data
+$tmp
+700"
+		check "$t: created 0700, owned by the running user" "700 $uid" "$(stat -c '%a %u' "$tmp" 2>&1)"
+
+		# created 0700 whatever the umask
+		tmp=$par/umask0
+		out=$(as "$who" sh -c 'umask 0; exec "$@"' sh "$SB" "$(prof "$style" "$ws" "\"tmp\":\"$tmp\"")" -- true 2>"$T/err" </dev/null); rc=$?
+		check "$t: with umask 0 still created 0700" "0 700" "$rc $(stat -c %a "$tmp" 2>&1)"
+
+		tmp=$par/existing
+		mkdir -m 700 "$tmp"
+		chown "$uid" "$tmp"
+		sbrun "$who" "$(prof "$style" "$ws" "\"tmp\":\"$tmp\"")" sh -c "$run"
+		expect "$t: an existing private directory is accepted" 0 "$tmp|$tmp|$tmp
+data
+$tmp
+700"
+
+		mkdir -m 700 "$par/target"
+		chown "$uid" "$par/target"
+		ln -s "$par/target" "$par/link"
+		sbrun "$who" "$(prof "$style" "$ws" "\"tmp\":\"$par/link\"")" sh -c "$run"
+		refused "$t: symlink" "$par/link" ".*symbolic link"
+
+		mkdir -m 700 "$par/theirs"
+		chown "$other" "$par/theirs"
+		sbrun "$who" "$(prof "$style" "$ws" "\"tmp\":\"$par/theirs\"")" sh -c "$run"
+		refused "$t: owned by uid $other" "$par/theirs" ".*owned by uid $other"
+
+		for mode in 777 1777 770 720; do
+			mkdir "$par/m$mode"
+			chmod $mode "$par/m$mode"
+			chown "$uid" "$par/m$mode"
+			sbrun "$who" "$(prof "$style" "$ws" "\"tmp\":\"$par/m$mode\"")" sh -c "$run"
+			refused "$t: mode $mode" "$par/m$mode" ".*writable"
+		done
+
+		: >"$par/file"
+		chown "$uid" "$par/file"
+		sbrun "$who" "$(prof "$style" "$ws" "\"tmp\":\"$par/file\"")" sh -c "$run"
+		refused "$t: a regular file" "$par/file" ".*not a directory"
+	done
+done
+done_testing

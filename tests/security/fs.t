@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Filesystem escapes: reading outside every granted tree and writing outside
+# the writable ones are refused (Landlock, EACCES); each denial is paired
+# with the same operation succeeding outside the sandbox or with the tree
+# granted, so a sandbox that lets it through fails the test.
+. "$(dirname "$0")/../lib.sh"
+
+TRY=$HELPERS/try-syscall
+if [ ! -x "$TRY" ]; then
+	echo "Bail out! $TRY is missing: run make build/helpers/try-syscall"
+	exit 1
+fi
+
+# inside WHO KEYS OP [ARG...] — try-syscall OP under the sandbox as WHO,
+# with the profile {$UNF,KEYS}; prints its one line.  The shim's stderr is
+# kept in $T/err for the diagnostics of a mismatch.
+inside() {
+	local who=$1 keys=$2
+	shift 2
+	as "$who" "$SB" "{$UNF${keys:+,$keys}}" -- "$TRY" "$@" 2>"$T/err"
+}
+
+# outside WHO OP [ARG...] — the same attempt without the sandbox (control).
+outside() {
+	local who=$1
+	shift
+	as "$who" "$TRY" "$@" 2>"$T/err"
+}
+
+# expect NAME EXPECTED ACTUAL — check, plus the last stderr on a mismatch.
+expect() {
+	check "$1" "$2" "$3"
+	[ "$2" = "$3" ] || diag "stderr: $(cat "$T/err" 2>/dev/null)"
+}
+
+for who in $USERS; do
+	ws=$(mkws "$who" fs-ws)
+	out=$(mkws "$who" fs-out)       # writable by $who, outside every grant
+	sec=$(mkws "$who" fs-secret)    # readable by $who, outside every grant
+	echo "secret" >"$sec/secret.txt"
+	chmod 644 "$sec/secret.txt"
+	ln -s "$sec/secret.txt" "$ws/link-to-secret"
+	echo "old" >"$out/existing"
+	if [ "$who" = nobody ]; then chown $NOBODY:$NOBODY "$out/existing"; fi
+	# Only the helpers (to run) and the workspace are granted.
+	narrow="\"readable\":[\"$HELPERS\"],\"writable\":[\"$ws\"]"
+
+	# --- reading outside every granted tree ---
+	expect "$who: control: the secret is readable outside the sandbox" ok \
+		"$(outside "$who" open-read "$sec/secret.txt")"
+	expect "$who: reading a file outside every granted tree is refused" EACCES \
+		"$(inside "$who" "$narrow" open-read "$sec/secret.txt")"
+	expect "$who: ... also through .. from a granted tree" EACCES \
+		"$(inside "$who" "$narrow" open-read "$HELPERS/../$(basename "$sec")/secret.txt")"
+	expect "$who: ... also through a symlink inside the workspace" EACCES \
+		"$(inside "$who" "$narrow" open-read "$ws/link-to-secret")"
+	expect "$who: control: the same read works once its tree is readable" ok \
+		"$(inside "$who" "\"readable\":[\"$HELPERS\",\"$sec\"],\"writable\":[\"$ws\"]" open-read "$sec/secret.txt")"
+	expect "$who: /etc/passwd is unreadable when / is not granted" EACCES \
+		"$(inside "$who" "$narrow" open-read /etc/passwd)"
+
+	# --- writing outside the writable trees (default: / readable) ---
+	ro="\"writable\":[\"$ws\"]"
+	expect "$who: creating a file outside the writable trees is refused" EACCES \
+		"$(inside "$who" "$ro" open-write "$out/new")"
+	if [ -e "$out/new" ]; then not_ok "$who: ... and nothing was created"; else ok "$who: ... and nothing was created"; fi
+	expect "$who: writing an existing file outside the writable trees is refused" EACCES \
+		"$(inside "$who" "$ro" open-write "$out/existing")"
+	expect "$who: truncating it is refused" EACCES \
+		"$(inside "$who" "$ro" truncate "$out/existing")"
+	expect "$who: removing it is refused" EACCES \
+		"$(inside "$who" "$ro" unlink "$out/existing")"
+	expect "$who: creating a directory outside the writable trees is refused" EACCES \
+		"$(inside "$who" "$ro" mkdir "$out/dir")"
+	check "$who: ... and the file is intact" old "$(cat "$out/existing")"
+	expect "$who: control: creating a file in the workspace works" ok \
+		"$(inside "$who" "$ro" open-write "$ws/new")"
+	expect "$who: control: truncating it works" ok \
+		"$(inside "$who" "$ro" truncate "$ws/new")"
+	expect "$who: control: creating a directory in the workspace works" ok \
+		"$(inside "$who" "$ro" mkdir "$ws/dir")"
+	expect "$who: control: the same write works outside the sandbox" ok \
+		"$(outside "$who" open-write "$out/existing")"
+	expect "$who: control: the same truncate works outside the sandbox" ok \
+		"$(outside "$who" truncate "$out/existing")"
+	expect "$who: control: the same mkdir works outside the sandbox" ok \
+		"$(outside "$who" mkdir "$out/dir")"
+	expect "$who: control: the same unlink works outside the sandbox" ok \
+		"$(outside "$who" unlink "$out/existing")"
+done
+
+# Raw block devices are never reachable through a readable tree (/dev is
+# granted around): as root, reading the disk would walk past every rule.
+if [ "$(id -u)" = 0 ]; then
+	disk=
+	for d in /dev/vda /dev/sda /dev/nvme0n1 /dev/xvda /dev/loop0; do
+		if [ -b "$d" ] && [ "$(outside root open-read "$d")" = ok ]; then disk=$d; break; fi
+	done
+	if [ -n "$disk" ]; then
+		expect "root: control: $disk is readable outside the sandbox" ok "$(outside root open-read "$disk")"
+		expect "root: reading $disk through the default readable / is refused" EACCES \
+			"$(inside root "" open-read "$disk")"
+	else
+		skip "no readable block device on this machine"
+	fi
+fi
+
+done_testing

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Signals: with the default "signals": "scoped" (Landlock signal scope,
+# ABI 6) the command cannot signal its parent nor an unrelated process
+# (EPERM), while signalling itself works.  Controls: the same kill works
+# outside the sandbox and with "signals": "any".
+. "$(dirname "$0")/../lib.sh"
+
+TRY=$HELPERS/try-syscall
+if [ ! -x "$TRY" ]; then
+	echo "Bail out! $TRY is missing: run make build/helpers/try-syscall"
+	exit 1
+fi
+
+# inside WHO KEYS OP [ARG...] — try-syscall OP under the sandbox as WHO,
+# with the profile {$UNF,KEYS}; prints its one line.  The shim's stderr is
+# kept in $T/err for the diagnostics of a mismatch.
+inside() {
+	local who=$1 keys=$2
+	shift 2
+	as "$who" "$SB" "{$UNF${keys:+,$keys}}" -- "$TRY" "$@" 2>"$T/err"
+}
+
+# outside WHO OP [ARG...] — the same attempt without the sandbox (control).
+outside() {
+	local who=$1
+	shift
+	as "$who" "$TRY" "$@" 2>"$T/err"
+}
+
+# expect NAME EXPECTED ACTUAL — check, plus the last stderr on a mismatch.
+expect() {
+	check "$1" "$2" "$3"
+	[ "$2" = "$3" ] || diag "stderr: $(cat "$T/err" 2>/dev/null)"
+}
+
+# bg_start WHO OP [ARG...] — start try-syscall OP as WHO in the background
+# (it becomes the coprocess itself: BG_PID is its pid), its stdin on a pipe
+# we hold, and wait for its first line (ready) into BG_LINE.  bg_stop
+# closes that pipe, which ends it, and reaps it.
+bg_start() {
+	local who=$1
+	shift
+	if [ "$who" = nobody ]; then
+		coproc BG { exec setpriv --reuid $NOBODY --regid $NOBODY --clear-groups -- "$TRY" "$@" 2>"$T/bg.err"; }
+	else
+		coproc BG { exec "$TRY" "$@" 2>"$T/bg.err"; }
+	fi
+	BG_IN=${BG[1]}
+	BG_LINE=
+	read -r BG_LINE <&"${BG[0]}"
+}
+bg_stop() {
+	exec {BG_IN}>&-
+	wait "$BG_PID" 2>/dev/null
+}
+
+# under_sh WHO CMD [ARG...] — run CMD as the child (not exec'd) of a
+# dedicated sh owned by WHO: that sh is the "parent" a test attacks.
+under_sh() {
+	local who=$1
+	shift
+	as "$who" sh -c '"$@"; exit $?' sh "$@"
+}
+
+if [ "$ABI" -lt 6 ]; then
+	echo "1..0 # SKIP the signal scope needs Landlock ABI 6 (Linux 6.12), this kernel has $ABI"
+	exit 0
+fi
+
+for who in $USERS; do
+	P="{$UNF}"
+	# --- the parent (a dedicated sh owned by $who) ---
+	for sig in 0 CONT; do
+		check "$who: control: kill(parent, $sig) works outside the sandbox" ok \
+			"$(under_sh "$who" "$TRY" kill ppid $sig 2>&1)"
+		check "$who: kill(parent, $sig) is refused" EPERM \
+			"$(under_sh "$who" "$SB" "$P" -- "$TRY" kill ppid $sig 2>&1 | tail -n1)"
+	done
+	check "$who: control: kill(parent, 0) works with signals \"any\"" ok \
+		"$(under_sh "$who" "$SB" "{$UNF,\"signals\":\"any\"}" -- "$TRY" kill ppid 0 2>&1 | tail -n1)"
+
+	# --- an unrelated process of the same user (ignores SIGUSR1) ---
+	bg_start "$who" block
+	check "$who: the unrelated process is ready" ok "$BG_LINE"
+	for sig in 0 USR1; do
+		expect "$who: kill(unrelated, $sig) is refused" EPERM \
+			"$(inside "$who" "" kill "$BG_PID" $sig)"
+		expect "$who: control: kill(unrelated, $sig) works outside the sandbox" ok \
+			"$(outside "$who" kill "$BG_PID" $sig)"
+	done
+	expect "$who: control: kill(unrelated, USR1) works with signals \"any\"" ok \
+		"$(inside "$who" '"signals":"any"' kill "$BG_PID" USR1)"
+	bg_stop
+
+	# --- itself ---
+	expect "$who: raise() (a signal to itself) works" ok "$(inside "$who" "" raise)"
+done
+
+done_testing
