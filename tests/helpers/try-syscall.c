@@ -7,11 +7,13 @@
  * Raw syscall() is used wherever libc could mask or rewrite what reaches
  * the kernel (ioctl request high bits, clone3, io_uring, personality).
  *
- *   open-read PATH          open O_RDONLY and read a byte
+ *   open-read PATH          open O_RDONLY and read a byte (a PATH starting
+ *                           /proc/ppid/ means /proc/<parent's pid>/)
  *   open-write PATH         open O_WRONLY|O_CREAT (no O_TRUNC), write a byte
  *   truncate PATH           truncate(2) to 0
  *   mkdir PATH | unlink PATH
  *   kill PID|ppid SIG       kill(2); SIG a number or a name (0, CONT, USR1)
+ *   pidfd-kill PID|ppid SIG  the same through pidfd_open + pidfd_send_signal
  *   raise                   SIGUSR1 to itself, ok once the handler ran
  *   block                   SIGUSR1 ignored; print ok, wait for stdin EOF
  *   listen-abstract NAME    stream listener on "\0NAME" and a datagram
@@ -30,6 +32,7 @@
  *   io_uring_setup
  *   tiocsti [PATH]          ioctl(TIOCSTI) on fd 0, or on PATH opened O_RDWR
  *   tiocsti-high [PATH]     the same with request 0x100000000|TIOCSTI
+ *   ioctl PATH REQUEST      ioctl(open(PATH, O_RDWR), REQUEST (64 bits), &byte)
  *   unshare-user            unshare(CLONE_NEWUSER)
  *   clone-newuser           clone(CLONE_NEWUSER|SIGCHLD); the child exits
  *   clone3                  clone3 with no flags; the child exits
@@ -74,6 +77,12 @@
 #endif
 #ifndef SYS_clone3
 #define SYS_clone3 435
+#endif
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424
 #endif
 #ifndef MSG_FASTOPEN
 #define MSG_FASTOPEN 0x20000000
@@ -324,6 +333,14 @@ static int op_fastopen(long port, bool use_sendmsg)
 	return result(r < 0 ? -1 : 0);
 }
 
+static int op_pidfd_kill(pid_t pid, int sig)
+{
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (fd < 0)
+		return result(-1);
+	return result((int)syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0));
+}
+
 static int op_tiocsti(const char *path, unsigned long req)
 {
 	int fd = 0;
@@ -404,7 +421,12 @@ int main(int argc, char **argv)
 
 	if (!strcmp(op, "open-read")) {
 		NEED(1);
-		int fd = open(a1, O_RDONLY);
+		char path[4096];
+		if (!strncmp(a1, "/proc/ppid/", 11))
+			snprintf(path, sizeof path, "/proc/%d/%s", (int)getppid(), a1 + 11);
+		else
+			snprintf(path, sizeof path, "%s", a1);
+		int fd = open(path, O_RDONLY);
 		char c;
 		return result(fd < 0 || read(fd, &c, 1) < 0 ? -1 : 0);
 	}
@@ -428,6 +450,10 @@ int main(int argc, char **argv)
 	if (!strcmp(op, "kill")) {
 		NEED(2);
 		return result((int)syscall(SYS_kill, pid_arg(a1), signal_arg(a2)));
+	}
+	if (!strcmp(op, "pidfd-kill")) {
+		NEED(2);
+		return op_pidfd_kill(pid_arg(a1), signal_arg(a2));
 	}
 	if (!strcmp(op, "raise")) {
 		NEED(0);
@@ -496,6 +522,10 @@ int main(int argc, char **argv)
 		if (argc > 3)
 			usage();
 		return op_tiocsti(a1, strchr(op, 'h') ? 0x100000000UL | TIOCSTI_REQ : TIOCSTI_REQ);
+	}
+	if (!strcmp(op, "ioctl")) {
+		NEED(2);
+		return op_tiocsti(a1, (unsigned long)strtoull(a2, NULL, 0));
 	}
 	if (!strcmp(op, "unshare-user")) {
 		NEED(0);

@@ -58,14 +58,6 @@ bg_stop() {
 	wait "$BG_PID" 2>/dev/null
 }
 
-# under_sh WHO CMD [ARG...] — run CMD as the child (not exec'd) of a
-# dedicated sh owned by WHO: that sh is the "parent" a test attacks.
-under_sh() {
-	local who=$1
-	shift
-	as "$who" sh -c '"$@"; exit $?' sh "$@"
-}
-
 # family WHO KEYS FAMILY TYPE PROTO — socket(FAMILY) refused inside with
 # EAFNOSUPPORT, once the kernel has shown outside that the family exists.
 family() {
@@ -101,6 +93,12 @@ for who in $USERS; do
 	family "$who" "" AF_INET6 SOCK_STREAM 0
 	family "$who" "" AF_INET SOCK_STREAM IPPROTO_MPTCP
 	family "$who" "" AF_PACKET SOCK_RAW ETH_P_ALL
+	# The kernel reads the family as an int: high bits must not slip past
+	# a 64-bit comparison (CVE-2019-10063 style).
+	expect "$who: control: socket(0x100000000|AF_INET) is an AF_INET socket outside" ok \
+		"$(outside "$who" socket 0x100000002 SOCK_STREAM 0)"
+	expect "$who: network off: socket(0x100000000|AF_INET) is refused" EAFNOSUPPORT \
+		"$(inside "$who" "" socket 0x100000002 SOCK_STREAM 0)"
 	expect "$who: network off: route netlink (getifaddrs) still works" ok \
 		"$(inside "$who" "" socket AF_NETLINK SOCK_RAW NETLINK_ROUTE)"
 	expect "$who: control: audit netlink can be created outside" ok \
@@ -134,6 +132,10 @@ for who in $USERS; do
 			"$(inside "$who" "$allowed" tcp-connect "$tport")"
 		expect "$who: tcp_connect [1]: connect to $tport is refused by Landlock" EACCES \
 			"$(inside "$who" "$other" tcp-connect "$tport")"
+		expect "$who: control: protocol 0x100000000|IPPROTO_MPTCP is MPTCP outside" ok \
+			"$(outside "$who" socket AF_INET SOCK_STREAM 0x100000106)"
+		expect "$who: tcp_connect [1]: MPTCP with high bits in the protocol refused" EPROTONOSUPPORT \
+			"$(inside "$who" "$other" socket AF_INET SOCK_STREAM 0x100000106)"
 		for keys in "$allowed" "$other"; do
 			list=${keys#*tcp_connect\":}
 			expect "$who: tcp_connect $list: MPTCP socket refused" EPROTONOSUPPORT \

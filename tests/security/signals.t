@@ -76,6 +76,10 @@ for who in $USERS; do
 		check "$who: kill(parent, $sig) is refused" EPERM \
 			"$(under_sh "$who" "$SB" "$P" -- "$TRY" kill ppid $sig 2>&1 | tail -n1)"
 	done
+	check "$who: control: pidfd_send_signal(parent, 0) works outside the sandbox" ok \
+		"$(under_sh "$who" "$TRY" pidfd-kill ppid 0 2>&1)"
+	check "$who: pidfd_send_signal(parent, 0) is refused" EPERM \
+		"$(under_sh "$who" "$SB" "$P" -- "$TRY" pidfd-kill ppid 0 2>&1 | tail -n1)"
 	check "$who: control: kill(parent, 0) works with signals \"any\"" ok \
 		"$(under_sh "$who" "$SB" "{$UNF,\"signals\":\"any\"}" -- "$TRY" kill ppid 0 2>&1 | tail -n1)"
 
@@ -88,6 +92,10 @@ for who in $USERS; do
 		expect "$who: control: kill(unrelated, $sig) works outside the sandbox" ok \
 			"$(outside "$who" kill "$BG_PID" $sig)"
 	done
+	expect "$who: pidfd_send_signal(unrelated, USR1) is refused" EPERM \
+		"$(inside "$who" "" pidfd-kill "$BG_PID" USR1)"
+	expect "$who: control: pidfd_send_signal(unrelated, USR1) works outside" ok \
+		"$(outside "$who" pidfd-kill "$BG_PID" USR1)"
 	expect "$who: control: kill(unrelated, USR1) works with signals \"any\"" ok \
 		"$(inside "$who" '"signals":"any"' kill "$BG_PID" USR1)"
 	bg_stop

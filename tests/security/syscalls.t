@@ -81,6 +81,13 @@ for who in $USERS; do
 	check "$who: ... and still by Landlock with {$keys}" EPERM \
 		"$(under_sh "$who" "$SB" "{$UNF,$keys}" -- "$TRY" ptrace-attach ppid 2>&1 | tail -n1)"
 
+	# /proc/PARENT/environ (the parent's secrets) needs ptrace read access:
+	# Landlock refuses it for a process outside the domain.
+	check "$who: control: the parent's /proc/PID/environ is readable outside" ok \
+		"$(under_sh "$who" "$TRY" open-read /proc/ppid/environ 2>&1)"
+	check "$who: the parent's /proc/PID/environ is refused" EACCES \
+		"$(under_sh "$who" "$SB" "{$UNF}" -- "$TRY" open-read /proc/ppid/environ 2>&1 | tail -n1)"
+
 	# --- personality ---
 	expect "$who: control: personality($other) works outside" ok "$(outside "$who" personality "$other")"
 	expect "$who: personality($other) (a change) is refused" EPERM "$(inside "$who" "" personality "$other")"

@@ -87,6 +87,14 @@ for who in $USERS; do
 			"$(inside "$who" "$ALLOW" $op /dev/null)"
 	done
 
+	# TIOCLINUX (console input injection) the same way.
+	for req in 0x541C 0xffffffff0000541C; do
+		expect "$who: control: ioctl($req = TIOCLINUX) on /dev/null answers ENOTTY outside" ENOTTY \
+			"$(outside "$who" ioctl /dev/null $req)"
+		expect "$who: ioctl($req = TIOCLINUX) on /dev/null is refused" EPERM \
+			"$(inside "$who" "" ioctl /dev/null $req)"
+	done
+
 	# --- 2. a real terminal ---
 	if [ ! -x "$PY" ] || ! pty "$who" /usr/bin/tty 2>/dev/null | grep -q '^/dev/'; then
 		skip "$who: no pseudo-terminal can be had here ($PY with pty.fork)"

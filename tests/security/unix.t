@@ -54,14 +54,6 @@ bg_stop() {
 	wait "$BG_PID" 2>/dev/null
 }
 
-# under_sh WHO CMD [ARG...] — run CMD as the child (not exec'd) of a
-# dedicated sh owned by WHO: that sh is the "parent" a test attacks.
-under_sh() {
-	local who=$1
-	shift
-	as "$who" sh -c '"$@"; exit $?' sh "$@"
-}
-
 for who in $USERS; do
 	expect "$who: socketpair() works" ok "$(inside "$who" "" socketpair)"
 	expect "$who: socketpair() works with unix_sockets \"none\"" ok \
