@@ -120,11 +120,14 @@ static int resolve_entry(struct plan *pl, const struct fs_view *fs,
  * `devices` only, DESIGN.md "Filesystem"). */
 static int grant_list(struct plan *pl, const struct fs_view *fs,
 		      const struct pathlist *l, uint64_t access, bool first_required,
-		      const struct strvec *excluded, struct sb_err *err)
+		      const struct strvec *excluded, const char *tmp, struct sb_err *err)
 {
 	for (size_t i = 0; i < l->v.n; i++) {
 		char where[96], canon[4096];
 		enum fs_kind kind;
+		/* tmp may not exist yet: its own rule below carries execute */
+		if (tmp && strcmp(l->v.v[i], tmp) == 0)
+			continue;
 		snprintf(where, sizeof where, ".%s[%zu]", l->key, i);
 		int r = resolve_entry(pl, fs, where, l->v.v[i], first_required && i == 0,
 				      canon, sizeof canon, &kind, err);
@@ -288,10 +291,12 @@ static int fit_landlock(const struct profile *p, const struct host *h,
 	sv_push(&excl, "/dev");
 	int rc = -1;
 	uint64_t all = ll_fs_rights(abi);
-	if (grant_list(pl, fs, &p->writable, all, true, &excl, err) ||
-	    grant_list(pl, fs, &p->readable, GRANT_READ, false, &excl, err) ||
-	    grant_list(pl, fs, &p->executable, GRANT_EXEC, false, &excl, err) ||
-	    grant_list(pl, fs, &p->caches, GRANT_READ, false, &excl, err) ||
+	/* Execute comes from `executable` alone (its default holds the
+	 * writable trees and tmp), so an explicit list narrows it. */
+	if (grant_list(pl, fs, &p->writable, all & ~LL_FS_EXECUTE, true, &excl, NULL, err) ||
+	    grant_list(pl, fs, &p->readable, GRANT_READ, false, &excl, NULL, err) ||
+	    grant_list(pl, fs, &p->executable, GRANT_EXEC, false, &excl, p->tmp, err) ||
+	    grant_list(pl, fs, &p->caches, GRANT_READ, false, &excl, NULL, err) ||
 	    grant_devices(pl, fs, p, err))
 		goto out;
 	if (p->tmp) {
@@ -311,7 +316,8 @@ static int fit_landlock(const struct profile *p, const struct host *h,
 			goto out;
 		}
 		/* The literal path: the shim refuses a symlink there itself. */
-		plan_add_rule(pl, p->tmp, ".tmp", all, true);
+		bool exec = sv_has(&p->executable.v, p->tmp);
+		plan_add_rule(pl, p->tmp, ".tmp", exec ? all : all & ~LL_FS_EXECUTE, true);
 		pl->rules[pl->nrules - 1].create_dir = r == -ENOENT;
 	}
 	rc = 0;

@@ -656,6 +656,9 @@ int profile_parse(const char *buf, size_t len, struct profile *p,
 			sv_push(&p->executable.v, p->readable.v.v[i]);
 		for (size_t i = 0; i < p->writable.v.n; i++)
 			sv_push(&p->executable.v, p->writable.v.v[i]);
+		/* compilers and test runners execute what they build in TMPDIR */
+		if (p->tmp)
+			sv_push(&p->executable.v, p->tmp);
 	}
 out:
 	json_decref(root);

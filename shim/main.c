@@ -163,7 +163,7 @@ int main(int argc, char **argv)
 	if (i < argc && strcmp(argv[i], "__sandbox") == 0)
 		i++;
 	if (i >= argc) {
-		usage(stderr);
+		sb_say("usage: __sandbox PROFILE -- COMMAND [ARG...] (see --help)");
 		return 125;
 	}
 	if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {

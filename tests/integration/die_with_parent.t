@@ -40,7 +40,7 @@ for who in $USERS; do
 			absent) p=$(prof "$style" "$ws") ;;
 			*) p=$(prof "$style" "$ws" "\"die_with_parent\":$mode") ;;
 			esac
-			pf=$T/pid-$who-$style-$mode
+			pf=$ws/pid-$mode
 			as "$who" sh -c "$PARENT" sh "$SB" "$p" "$pf"
 			prc=$?
 			pid=$(cat "$pf" 2>/dev/null)
@@ -73,7 +73,7 @@ for who in $USERS; do
 		# sees it has been reparented and refuses to run anything.
 		for mode in true false; do
 			d=$(mkws "$who" "dwp-race-$style-$mode")
-			p=$(prof "$style" "$ws" "\"die_with_parent\":$mode")
+			p=$(prof "$style" "$d" "\"die_with_parent\":$mode")
 			printf '%s' "$p" >"$d/prof.json"
 			chmod 644 "$d/prof.json"
 			as "$who" sh -c '

@@ -524,8 +524,10 @@ static void test_speccoder(void)
 		const struct ll_path_rule *t = find_rule(&r.pl, "/tmp/x", ".tmp");
 		ok(t && t->create_dir && t->is_dir && t->access == ll_fs_rights(9),
 		   "missing tmp /tmp/x: a full-rights rule marked create_dir");
-		is_int(rule_access(&r.pl, "/w", ".writable[0]"), (long long)ll_fs_rights(9),
-		       "workspace /w gets every ABI 9 right");
+		is_int(rule_access(&r.pl, "/w", ".writable[0]"), (long long)(ll_fs_rights(9) & ~LL_FS_EXECUTE),
+		       "workspace /w gets every ABI 9 right but execute from .writable");
+		is_int(rule_access(&r.pl, "/w", ".executable[1]"), (long long)LL_FS_EXECUTE,
+		       "execute on /w comes from the default executable list");
 		ok(r.pl.landlock && r.pl.seccomp && r.pl.nleft == 0,
 		   "landlock and seccomp on, nothing left out");
 		ok(sv_contains(&r.pl.notices, "protect list"),
