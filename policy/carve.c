@@ -4,6 +4,7 @@
  * along the path from P to X, plus listing (read_dir) on the directories
  * along the way; new entries cannot be created directly in those. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,4 +76,122 @@ int carve_grant(struct plan *pl, const struct fs_view *fs, const char *path,
 		return sb_fail(err, where, path, "cannot list it to grant around %s: %s",
 			       around, strerror(-r));
 	return 0;
+}
+
+/* ---- mount mode: the mount rules of one carve-out ---- */
+
+static int op_rank(enum mount_op op)
+{
+	switch (op) {
+	case MNT_PIN: return 0;
+	case MNT_RO_BIND: return 1;
+	default: return 2; /* masks, occupy, view, keep replace what is there */
+	}
+}
+
+void plan_add_mount(struct plan *pl, enum mount_op op, const char *path,
+		    const char *where, bool is_dir)
+{
+	for (size_t i = 0; i < pl->nmounts; i++) {
+		struct mount_rule *m = &pl->mounts[i];
+		if (strcmp(m->path, path) != 0)
+			continue;
+		/* one rule per path: the strongest wins */
+		if (op_rank(op) > op_rank(m->op)) {
+			m->op = op;
+			m->is_dir = is_dir;
+			free(m->where);
+			m->where = xstrdup(where);
+		}
+		return;
+	}
+	pl->mounts = xrealloc(pl->mounts, (pl->nmounts + 1) * sizeof *pl->mounts);
+	pl->mounts[pl->nmounts++] = (struct mount_rule){op, xstrdup(path), xstrdup(where), is_dir};
+}
+
+int carve_mounts(struct plan *pl, const struct fs_view *fs, const char *tree,
+		 const char *rel, bool hidden, const char *where, struct sb_err *err)
+{
+	char cur[4096];
+	const char *p = rel;
+	snprintf(cur, sizeof cur, "%s", tree);
+	while (*p) {
+		size_t n = strcspn(p, "/");
+		bool last = p[n] == 0;
+		if (strlen(cur) + n + 2 > sizeof cur)
+			return sb_fail(err, where, rel, "path too long");
+		if (strcmp(cur, "/") != 0)
+			strcat(cur, "/");
+		strncat(cur, p, n);
+		enum fs_kind k;
+		int r = fs->lkind(fs->ctx, cur, &k);
+		if (r < 0)
+			return sb_fail(err, where, cur, "%s", strerror(-r));
+		if (k == FS_MISSING) {
+			/* nothing to mount on: a placeholder keeps the name */
+			plan_add_mount(pl, MNT_OCCUPY, cur, where, false);
+			return 0;
+		}
+		if (k == FS_SYMLINK) {
+			/* never followed: the command could have aimed it at a
+			 * decoy; covering the link itself keeps it in place */
+			plan_add_mount(pl, MNT_MASK_FILE, cur, where, false);
+			return 0;
+		}
+		if (k != FS_DIR || last) {
+			if (hidden)
+				plan_add_mount(pl, k == FS_DIR ? MNT_MASK_DIR : MNT_MASK_FILE, cur, where, k == FS_DIR);
+			else
+				plan_add_mount(pl, MNT_RO_BIND, cur, where, k == FS_DIR);
+			return 0;
+		}
+		/* a directory on the way: pinned so it cannot be renamed away
+		 * and replaced (rename of a directory holding mounts is allowed) */
+		plan_add_mount(pl, MNT_PIN, cur, where, true);
+		p += n;
+		while (*p == '/')
+			p++;
+	}
+	return 0;
+}
+
+static size_t depth(const char *p)
+{
+	size_t d = 0;
+	for (; *p; p++)
+		d += *p == '/';
+	return d;
+}
+
+static int by_depth(const void *a, const void *b)
+{
+	const struct mount_rule *x = a, *y = b;
+	size_t dx = depth(x->path), dy = depth(y->path);
+	if (dx != dy)
+		return dx < dy ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+void carve_mounts_finish(struct plan *pl)
+{
+	/* parents before children, so a child's mount lands on top */
+	qsort(pl->mounts, pl->nmounts, sizeof *pl->mounts, by_depth);
+	/* nothing to do under a mask: the path no longer exists there */
+	size_t out = 0;
+	for (size_t i = 0; i < pl->nmounts; i++) {
+		bool covered = false;
+		for (size_t j = 0; j < out && !covered; j++) {
+			const struct mount_rule *m = &pl->mounts[j];
+			covered = (m->op == MNT_MASK_DIR || m->op == MNT_MASK_FILE || m->op == MNT_OCCUPY) &&
+				  strcmp(m->path, pl->mounts[i].path) != 0 &&
+				  path_within(pl->mounts[i].path, m->path);
+		}
+		if (covered) {
+			free(pl->mounts[i].path);
+			free(pl->mounts[i].where);
+			continue;
+		}
+		pl->mounts[out++] = pl->mounts[i];
+	}
+	pl->nmounts = out;
 }

@@ -125,7 +125,7 @@ static void socket_rules(struct plan *pl, const struct profile *p,
 			 bool tcp_restricted)
 {
 	static const char why_fam[] = "socket family refused by network mode";
-	bool inet = p->network == NET_ON;
+	bool inet = pl->network != NET_OFF; /* on, or loopback in its own namespace */
 	for (unsigned fam = 0; fam < SB_AF_MAX; fam++) {
 		bool ok = fam == AF_NETLINK || (fam == AF_UNIX && p->unix_sockets != UNIX_NONE) ||
 			  (inet && (fam == AF_INET || fam == AF_INET6));

@@ -72,20 +72,9 @@ static int not_yet(const char *where, const char *what, struct sb_err *err)
 
 /* Later layers (mounts, carve-outs, loopback, user switch) are refused
  * when asked for, never ignored. */
+/* Later layers are refused when asked for, never ignored. */
 static int refuse_unbuilt(const struct profile *p, struct sb_err *err)
 {
-	if (p->read_only.v.n)
-		return not_yet(".read_only", "read-only carve-outs", err);
-	if (p->hidden.v.n)
-		return not_yet(".hidden", "hidden paths", err);
-	if (p->protect_set && p->protect.n)
-		return not_yet(".protect", "the protect list", err);
-	if (p->protect_extra.n)
-		return not_yet(".protect_extra", "the protect list", err);
-	if (p->mounts == MOUNTS_REQUIRED)
-		return not_yet(".mounts", "a mount namespace", err);
-	if (p->network == NET_LOOPBACK)
-		return not_yet(".network", "the loopback network namespace", err);
 	if (p->user.set)
 		return not_yet(".user", "switching user", err);
 	return 0;
@@ -172,8 +161,305 @@ static int grant_devices(struct plan *pl, const struct fs_view *fs,
 	return 0;
 }
 
+
+/* What fit_ns() decided, for fit_landlock(). */
+struct fitctx {
+	enum net_mode net;      /* effective network mode ("loopback" → "off" without a namespace) */
+	bool views;             /* /run, /tmp views hide pathname sockets (mount mode, ABI < 9) */
+	struct strvec excl_r;   /* trees go around these (expansion): /dev, hidden */
+	struct strvec excl_w;   /* writable trees also go around read-only carve-outs */
+	struct strvec ro_read;  /* existing read-only carve-outs: readable again (expansion) */
+};
+
+/* Lexically normalise absolute `in` (collapse "//" and "/./"); refuse "..". */
+static int normalise(const char *in, char *out, size_t n, const char *where,
+		     struct sb_err *err)
+{
+	size_t o = 0;
+	for (const char *p = in; *p;) {
+		while (*p == '/')
+			p++;
+		size_t k = strcspn(p, "/");
+		if (k == 0)
+			break;
+		if (k == 1 && p[0] == '.') {
+			p += k;
+			continue;
+		}
+		if (k == 2 && p[0] == '.' && p[1] == '.')
+			return sb_fail(err, where, in, "must not contain \"..\"");
+		if (o + k + 2 > n)
+			return sb_fail(err, where, in, "path too long");
+		out[o++] = '/';
+		memcpy(out + o, p, k);
+		o += k;
+		p += k;
+	}
+	if (o == 0)
+		out[o++] = '/';
+	out[o] = 0;
+	return 0;
+}
+
+/* The writable tree (canonical) holding `path`, lexically through the
+ * given or the canonical spelling; rel gets the rest.  NULL if none. */
+static const char *in_writable(const struct profile *p, char *const *wcanon,
+			       const char *path, const char **rel)
+{
+	for (size_t i = 0; i < p->writable.v.n; i++) {
+		const char *forms[2] = {p->writable.v.v[i], wcanon[i]};
+		for (int f = 0; f < 2; f++) {
+			const char *w = forms[f];
+			if (!w || !wcanon[i])
+				continue;
+			size_t n = strcmp(w, "/") == 0 ? 0 : strlen(w);
+			if (strcmp(path, w) != 0 && path_within(path, w) && path[n] == '/') {
+				*rel = path + n + 1;
+				return wcanon[i];
+			}
+		}
+	}
+	return NULL;
+}
+
+struct carve {
+	char *tree;  /* canonical writable tree, NULL when outside all */
+	char *rel;   /* inside tree */
+	char *abs;   /* tree/rel, or the canonical path outside */
+	bool hidden;
+	bool exists;
+	bool dir;
+	unsigned part; /* the unenforced name that may leave it out (expansion) */
+	char where[96];
+};
+
+static void carve_add(struct carve **cv, size_t *n, const char *tree,
+		      const char *rel, const char *abs, bool hidden, unsigned part,
+		      const char *where, const struct fs_view *fs)
+{
+	*cv = xrealloc(*cv, (*n + 1) * sizeof **cv);
+	struct carve *c = &(*cv)[(*n)++];
+	memset(c, 0, sizeof *c);
+	c->tree = tree ? xstrdup(tree) : NULL;
+	c->rel = rel ? xstrdup(rel) : NULL;
+	c->abs = xstrdup(abs);
+	c->hidden = hidden;
+	c->part = part;
+	snprintf(c->where, sizeof c->where, "%s", where);
+	enum fs_kind k = FS_MISSING;
+	if (fs->lkind(fs->ctx, abs, &k) == 0 && k != FS_MISSING) {
+		c->exists = true;
+		c->dir = k == FS_DIR;
+	}
+}
+
+/* A user path of read_only / hidden: inside a writable tree it is carved
+ * lexically (symlinks inside are never followed); outside, its canonical
+ * target is what matters (the command cannot change that part). */
+static int carve_user(const struct profile *p, const struct fs_view *fs,
+		      char *const *wcanon, const struct pathlist *l, bool hidden,
+		      struct carve **cv, size_t *n, struct plan *pl, struct sb_err *err)
+{
+	for (size_t i = 0; i < l->v.n; i++) {
+		char where[96], norm[4096], canon[4096], abs[4096];
+		const char *rel;
+		enum fs_kind kind;
+		snprintf(where, sizeof where, ".%s[%zu]", l->key, i);
+		if (normalise(l->v.v[i], norm, sizeof norm, where, err))
+			return -1;
+		const char *tree = in_writable(p, wcanon, norm, &rel);
+		if (tree) {
+			snprintf(abs, sizeof abs, "%s%s%s", tree, strcmp(tree, "/") ? "/" : "", rel);
+			carve_add(cv, n, tree, rel, abs, hidden, UNF_CARVE, where, fs);
+			continue;
+		}
+		int r = fs->resolve(fs->ctx, norm, canon, sizeof canon, &kind);
+		if (r == 0 && (tree = in_writable(p, wcanon, canon, &rel))) {
+			snprintf(abs, sizeof abs, "%s%s%s", tree, strcmp(tree, "/") ? "/" : "", rel);
+			carve_add(cv, n, tree, rel, abs, hidden, UNF_CARVE, where, fs);
+		} else if (r == 0 && hidden) {
+			carve_add(cv, n, NULL, NULL, canon, true, 0, where, fs);
+		} else if (r == 0) {
+			plan_notice(pl, "%s \"%s\": outside every writable tree, so already read-only", where, l->v.v[i]);
+		} else if (r != -ENOENT) {
+			plan_notice(pl, "%s \"%s\": skipped: %s", where, l->v.v[i], strerror(-r));
+		}
+		/* a missing path outside writable trees cannot be created */
+	}
+	return 0;
+}
+
+static bool is_git_name(const char *n)
+{
+	return strcmp(n, ".git") == 0 || strncmp(n, ".git/", 5) == 0;
+}
+
+/* Unix socket views: /run, /var/run, /tmp replaced by empty read-only
+ * tmpfs, with the writable trees, tmp, explicit readable entries and the
+ * resolver configuration inside them brought back. */
+static void plan_views(const struct profile *p, const struct fs_view *fs,
+		       char *const *wcanon, struct plan *pl)
+{
+	static const char *const views[] = {"/run", "/var/run", "/tmp"};
+	for (size_t v = 0; v < 3; v++) {
+		enum fs_kind k;
+		if (fs->lkind(fs->ctx, views[v], &k) || k != FS_DIR)
+			continue; /* /var/run is usually a link to /run */
+		bool writable = p->tmp && path_within(views[v], p->tmp);
+		for (size_t i = 0; i < p->writable.v.n && !writable; i++)
+			writable = wcanon[i] && path_within(views[v], wcanon[i]);
+		if (writable)
+			continue; /* granted writable: sockets there are in scope */
+		plan_add_mount(pl, MNT_VIEW, views[v], ".unix_sockets", true);
+		const struct pathlist *keep[] = {&p->writable, &p->caches,
+			p->readable.set ? &p->readable : NULL,
+			p->executable.set ? &p->executable : NULL};
+		for (size_t l = 0; l < 4; l++) {
+			for (size_t i = 0; keep[l] && i < keep[l]->v.n; i++) {
+				char canon[4096], where[96];
+				enum fs_kind kk;
+				if (fs->resolve(fs->ctx, keep[l]->v.v[i], canon, sizeof canon, &kk) ||
+				    strcmp(canon, views[v]) == 0 || !path_within(canon, views[v]))
+					continue;
+				snprintf(where, sizeof where, ".%s[%zu]", keep[l]->key, i);
+				plan_add_mount(pl, MNT_KEEP, canon, where, kk == FS_DIR);
+			}
+		}
+		if (p->tmp && strcmp(p->tmp, views[v]) != 0 && path_within(p->tmp, views[v]))
+			plan_add_mount(pl, MNT_KEEP, p->tmp, ".tmp", true);
+		char rc[4096];
+		enum fs_kind kk;
+		if (fs->resolve(fs->ctx, "/etc/resolv.conf", rc, sizeof rc, &kk) == 0 &&
+		    path_within(rc, views[v]))
+			plan_add_mount(pl, MNT_KEEP, rc, "/etc/resolv.conf", kk == FS_DIR);
+	}
+}
+
+/* Namespaces and carve-outs: mounts where a namespace can be had,
+ * Landlock expansion otherwise (DESIGN.md "Filesystem"). */
+static int fit_ns(const struct profile *p, const struct host *h,
+		  const struct fs_view *fs, struct plan *pl, struct fitctx *fc,
+		  struct sb_err *err)
+{
+	size_t nw = p->writable.v.n;
+	char **wcanon = xcalloc(nw + 1, sizeof *wcanon);
+	struct carve *cv = NULL;
+	size_t ncv = 0;
+	int rc = -1;
+	for (size_t i = 0; i < nw; i++) {
+		char canon[4096];
+		enum fs_kind k;
+		if (fs->resolve(fs->ctx, p->writable.v.v[i], canon, sizeof canon, &k) == 0 && k == FS_DIR)
+			wcanon[i] = xstrdup(canon);
+	}
+	/* protect: every name relative to every writable tree */
+	for (size_t i = 0; i < nw; i++) {
+		if (!wcanon[i])
+			continue;
+		const struct strvec *lists[2] = {&p->protect, &p->protect_extra};
+		for (int l = 0; l < 2; l++)
+			for (size_t j = 0; j < lists[l]->n; j++) {
+				const char *name = lists[l]->v[j];
+				char where[96], abs[4096], norm[4096];
+				if (l == 1)
+					snprintf(where, sizeof where, ".protect_extra[%zu]", j);
+				else if (p->protect_set)
+					snprintf(where, sizeof where, ".protect[%zu]", j);
+				else
+					snprintf(where, sizeof where, ".protect (built-in %s)", name);
+				snprintf(abs, sizeof abs, "%s/%s", strcmp(wcanon[i], "/") ? wcanon[i] : "", name);
+				if (normalise(abs, norm, sizeof norm, where, err))
+					goto out;
+				const char *rel = norm + (strcmp(wcanon[i], "/") ? strlen(wcanon[i]) + 1 : 1);
+				carve_add(&cv, &ncv, wcanon[i], rel, norm, false,
+					  is_git_name(name) ? UNF_CARVE : UNF_TRUST_HANDOFF, where, fs);
+			}
+	}
+	if (carve_user(p, fs, wcanon, &p->read_only, false, &cv, &ncv, pl, err) ||
+	    carve_user(p, fs, wcanon, &p->hidden, true, &cv, &ncv, pl, err))
+		goto out;
+
+	bool need_views = h->ll_abi > 0 && h->ll_abi < 9 && p->unix_sockets == UNIX_SCOPED;
+	bool want = ncv || need_views || p->mounts == MOUNTS_REQUIRED;
+	char why[160];
+	snprintf(why, sizeof why, "no mount namespace here: %s",
+		 h->mounts_errno ? strerror(h->mounts_errno) : "user namespaces are not available");
+	if (p->mounts == MOUNTS_REQUIRED && !h->mounts) {
+		sb_fail(err, ".mounts", NULL, "\"required\", but %s", why);
+		goto out;
+	}
+	fc->net = p->network;
+	if (p->network == NET_LOOPBACK) {
+		if (h->mounts) {
+			pl->net_ns = true;
+		} else {
+			fc->net = NET_OFF;
+			plan_notice(pl, ".network \"loopback\": enforced as \"off\" (%s)", why);
+		}
+	}
+	sv_push(&fc->excl_r, "/dev");
+	sv_push(&fc->excl_w, "/dev");
+	if (want && h->mounts && p->mounts != MOUNTS_OFF) {
+		pl->mount_ns = true;
+		for (size_t i = 0; i < ncv; i++) {
+			if (cv[i].tree) {
+				if (carve_mounts(pl, fs, cv[i].tree, cv[i].rel, cv[i].hidden, cv[i].where, err))
+					goto out;
+			} else if (cv[i].exists) {
+				plan_add_mount(pl, cv[i].dir ? MNT_MASK_DIR : MNT_MASK_FILE, cv[i].abs, cv[i].where, cv[i].dir);
+			}
+		}
+		if (need_views) {
+			plan_views(p, fs, wcanon, pl);
+			fc->views = true;
+		}
+		carve_mounts_finish(pl);
+		char list[2048] = "";
+		for (size_t i = 0; i < pl->nmounts; i++)
+			if (pl->mounts[i].op == MNT_OCCUPY && strlen(list) < sizeof list - 600)
+				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+					 list[0] ? ", " : "", pl->mounts[i].path);
+		if (list[0])
+			plan_notice(pl, "protected or hidden names that do not exist get an empty placeholder (mode 0000), so they cannot be created inside the sandbox: %s", list);
+	} else if (ncv) {
+		if (p->mounts == MOUNTS_OFF)
+			snprintf(why, sizeof why, "mounts \"off\"");
+		pl->expansion = true;
+		for (size_t i = 0; i < ncv; i++) {
+			if (cv[i].part && (p->unenforced & cv[i].part)) {
+				pl->left = xrealloc(pl->left, (pl->nleft + 1) * sizeof *pl->left);
+				pl->left[pl->nleft++] = (struct left_out){
+					xasprintf("carve-out %s \"%s\"", cv[i].where, cv[i].abs),
+					xasprintf("%s; left writable instead of expanding", why),
+					xasprintf(".unenforced.%s", unenforced_name(cv[i].part))};
+				plan_notice(pl, "left out: carve-out %s \"%s\": %s; left writable instead of expanding (allowed by .unenforced.%s)",
+					    cv[i].where, cv[i].abs, why, unenforced_name(cv[i].part));
+				continue;
+			}
+			if (cv[i].hidden)
+				sv_push(&fc->excl_r, cv[i].abs);
+			sv_push(&fc->excl_w, cv[i].abs);
+			if (!cv[i].hidden && cv[i].exists)
+				sv_push(&fc->ro_read, cv[i].abs);
+		}
+	}
+	rc = 0;
+out:
+	for (size_t i = 0; i < nw; i++)
+		free(wcanon[i]);
+	free(wcanon);
+	for (size_t i = 0; i < ncv; i++) {
+		free(cv[i].tree);
+		free(cv[i].rel);
+		free(cv[i].abs);
+	}
+	free(cv);
+	return rc;
+}
+
 static int fit_landlock(const struct profile *p, const struct host *h,
-			const struct fs_view *fs, struct plan *pl, struct sb_err *err)
+			const struct fs_view *fs, struct plan *pl, struct fitctx *fc,
+			struct sb_err *err)
 {
 	if (h->ll_abi <= 0) {
 		const char *why = h->ll_errno == EOPNOTSUPP
@@ -208,11 +494,11 @@ static int fit_landlock(const struct profile *p, const struct host *h,
 	uint64_t net = ll_net_rights(abi);
 	bool tcp_lists = p->tcp_bind.set || p->tcp_connect.set;
 	bool udp_lists = p->udp_bind.set || p->udp_connect.set;
-	if (p->network != NET_ON) {
+	if (fc->net == NET_OFF) {
 		const char *k = p->tcp_bind.set ? ".tcp_bind" : p->tcp_connect.set ? ".tcp_connect" :
 				p->udp_bind.set ? ".udp_bind" : p->udp_connect.set ? ".udp_connect" : NULL;
 		if (k)
-			return sb_fail(err, k, NULL, "port lists need network \"on\" (network \"off\" refuses every TCP and UDP socket)");
+			return sb_fail(err, k, NULL, "port lists need network \"on\" or \"loopback\" (network \"off\" refuses every TCP and UDP socket)");
 		pl->handled_net = net;
 	} else {
 		if (tcp_lists) {
@@ -238,7 +524,7 @@ static int fit_landlock(const struct profile *p, const struct host *h,
 						   (p->udp_connect.set ? LL_NET_CONNECT_SEND_UDP : 0);
 			}
 		} else {
-			sv_push(&pl->remarks, "network \"on\" without udp_bind/udp_connect: UDP is not restricted");
+			sv_push(&pl->remarks, "network without udp_bind/udp_connect: UDP is not restricted");
 		}
 		const struct { const struct portlist *l; uint64_t a; } pls[] = {
 			{&p->tcp_bind, LL_NET_BIND_TCP}, {&p->tcp_connect, LL_NET_CONNECT_TCP},
@@ -276,29 +562,38 @@ static int fit_landlock(const struct profile *p, const struct host *h,
 				return -1;
 		}
 		/* Pathname sockets: FS_RESOLVE_UNIX (ABI 9), granted on writable
-		 * trees and tmp only; below that only mounts could hide host
-		 * daemons' sockets, and they are not built yet. */
-		if (abi < 9 && p->unix_sockets == UNIX_SCOPED) {
-			char r[160];
-			snprintf(r, sizeof r, "needs Landlock ABI 9%s (mount views of /run and /tmp are not available yet)", have);
+		 * trees and tmp only; below that, mount views of /run and /tmp
+		 * hide host daemons' sockets where a namespace can be had. */
+		if (abi < 9 && p->unix_sockets == UNIX_SCOPED && !fc->views) {
+			char r[200];
+			snprintf(r, sizeof r, "needs Landlock ABI 9%s, or a mount namespace for views of /run and /tmp (%s)", have,
+				 p->mounts == MOUNTS_OFF ? "mounts \"off\"" : h->mounts_errno ? strerror(h->mounts_errno) : "none here");
 			if (gap(pl, p, UNF_WORKSPACE_SOCKETS, ".unix_sockets", "pathname unix socket scope (sockets outside writable trees stay reachable)", r, err))
 				return -1;
 		}
 	}
 
-	/* Filesystem grants.  /dev is never reached through a tree. */
-	struct strvec excl = {0};
-	sv_push(&excl, "/dev");
+	/* Filesystem grants.  /dev is never reached through a tree, nor is a
+	 * hidden path; writable trees go around read-only carve-outs
+	 * (expansion mode; with mounts the lists hold /dev only). */
 	int rc = -1;
 	uint64_t all = ll_fs_rights(abi);
+	size_t first = pl->nrules;
 	/* Execute comes from `executable` alone (its default holds the
 	 * writable trees and tmp), so an explicit list narrows it. */
-	if (grant_list(pl, fs, &p->writable, all & ~LL_FS_EXECUTE, true, &excl, NULL, err) ||
-	    grant_list(pl, fs, &p->readable, GRANT_READ, false, &excl, NULL, err) ||
-	    grant_list(pl, fs, &p->executable, GRANT_EXEC, false, &excl, p->tmp, err) ||
-	    grant_list(pl, fs, &p->caches, GRANT_READ, false, &excl, NULL, err) ||
+	if (grant_list(pl, fs, &p->writable, all & ~LL_FS_EXECUTE, true, &fc->excl_w, NULL, err) ||
+	    grant_list(pl, fs, &p->readable, GRANT_READ, false, &fc->excl_r, NULL, err) ||
+	    grant_list(pl, fs, &p->executable, GRANT_EXEC, false, &fc->excl_r, p->tmp, err) ||
+	    grant_list(pl, fs, &p->caches, GRANT_READ, false, &fc->excl_r, NULL, err) ||
 	    grant_devices(pl, fs, p, err))
 		goto out;
+	for (size_t i = 0; i < fc->ro_read.n; i++) {
+		char canon[4096];
+		enum fs_kind k;
+		if (fs->resolve(fs->ctx, fc->ro_read.v[i], canon, sizeof canon, &k) == 0)
+			plan_add_rule(pl, canon, "read_only carve-out", GRANT_READ, k == FS_DIR);
+	}
+	(void)first;
 	if (p->tmp) {
 		char canon[4096];
 		enum fs_kind kind;
@@ -320,9 +615,16 @@ static int fit_landlock(const struct profile *p, const struct host *h,
 		plan_add_rule(pl, p->tmp, ".tmp", exec ? all : all & ~LL_FS_EXECUTE, true);
 		pl->rules[pl->nrules - 1].create_dir = r == -ENOENT;
 	}
+	if (pl->expansion && pl->expanded.n) {
+		char list[1024] = "";
+		for (size_t i = 0; i < pl->expanded.n && strlen(list) < 900; i++)
+			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", pl->expanded.v[i]);
+		plan_notice(pl, "carve-outs by Landlock expansion (%s): new entries cannot be created directly in %s",
+			    p->mounts == MOUNTS_OFF ? "mounts \"off\"" : h->mounts_errno ? strerror(h->mounts_errno) : "no mount namespace here",
+			    list);
+	}
 	rc = 0;
 out:
-	sv_free(&excl);
 	return rc;
 }
 
@@ -346,10 +648,16 @@ static int fit_caps(const struct profile *p, const struct host *h,
 int fit(const struct profile *p, const struct host *h, const struct fs_view *fs,
 	struct plan *pl, struct sb_err *err)
 {
+	struct fitctx fc = {0};
 	memset(pl, 0, sizeof *pl);
 	pl->prof = p;
-	if (refuse_unbuilt(p, err) || fit_landlock(p, h, fs, pl, err) ||
-	    fit_caps(p, h, pl, err))
+	int bad = refuse_unbuilt(p, err) || fit_ns(p, h, fs, pl, &fc, err) ||
+		  fit_landlock(p, h, fs, pl, &fc, err) || fit_caps(p, h, pl, err);
+	pl->network = fc.net;
+	sv_free(&fc.excl_r);
+	sv_free(&fc.excl_w);
+	sv_free(&fc.ro_read);
+	if (bad)
 		goto fail;
 	if (!h->seccomp) {
 		char r[128];
@@ -362,10 +670,8 @@ int fit(const struct profile *p, const struct host *h, const struct fs_view *fs,
 			goto fail;
 	} else {
 		pl->seccomp = true;
-		filter_build(p, h, (pl->handled_net & (LL_NET_BIND_TCP | LL_NET_CONNECT_TCP)) && p->network == NET_ON, pl);
+		filter_build(p, h, (pl->handled_net & (LL_NET_BIND_TCP | LL_NET_CONNECT_TCP)) && pl->network != NET_OFF, pl);
 	}
-	if (p->writable.v.n && p->protect.n)
-		plan_notice(pl, "the built-in protect list (.git/hooks, .git/config, .envrc, ...) is not enforced yet: writable trees are writable throughout");
 	return 0;
 fail:
 	plan_free(pl);

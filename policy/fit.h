@@ -17,8 +17,13 @@ struct host {
 	uint32_t ll_errata;  /* LANDLOCK_CREATE_RULESET_ERRATA bitmask */
 	bool seccomp;        /* SECCOMP_MODE_FILTER usable */
 	int seccomp_errno;   /* why not, when !seccomp */
+	bool seccomp_user_notif; /* SECCOMP_RET_USER_NOTIF available (Linux 5.0) */
+	bool userns;         /* clone(CLONE_NEWUSER) works here */
+	int userns_errno;    /* why not, when !userns */
+	bool mounts_via_userns; /* no CAP_SYS_ADMIN: the mount namespace needs a user namespace */
 	uint64_t cap_permitted; /* the shim's permitted capabilities, bit per CAP_* */
-	bool mounts;         /* a mount namespace can be made (not built yet: false) */
+	bool mounts;         /* a mount (and, unprivileged, user) namespace may be made */
+	int mounts_errno;    /* why not, when !mounts (0: not tried) */
 	uint32_t persona;    /* current personality(2) value */
 	char release[65];    /* uname -r, for messages */
 };
@@ -49,6 +54,20 @@ int fit(const struct profile *p, const struct host *h, const struct fs_view *fs,
 int carve_grant(struct plan *pl, const struct fs_view *fs, const char *path,
 		enum fs_kind kind, uint64_t access, const char *where,
 		const struct strvec *excluded, struct sb_err *err);
+
+/* Mount mode: the rules protecting `rel` (relative, no "..") inside
+ * canonical writable tree `tree`: directories on the way pinned, the end
+ * bound read-only (or masked when `hidden`), a missing name occupied, a
+ * symlink on the way covered rather than followed.  lkind() only.
+ * Returns 0, or -1 with `err`. */
+int carve_mounts(struct plan *pl, const struct fs_view *fs, const char *tree,
+		 const char *rel, bool hidden, const char *where, struct sb_err *err);
+/* Add one mount rule; an existing rule on the same path is upgraded to
+ * the stronger operation (copies strings). */
+void plan_add_mount(struct plan *pl, enum mount_op op, const char *path,
+		    const char *where, bool is_dir);
+/* Order mount rules parents first and drop those under a mask. */
+void carve_mounts_finish(struct plan *pl);
 
 /* Append the seccomp rules of the default filter adjusted by the profile
  * (policy/filter.c). `tcp_restricted`: Landlock narrows TCP ports, so

@@ -18,6 +18,10 @@ struct fs_view {
 	 * a negative errno (-ENOENT, -EACCES, -ENAMETOOLONG, ...). */
 	int (*resolve)(void *ctx, const char *path, char *out, size_t outsz,
 		       enum fs_kind *kind);
+	/* Kind of `path` itself, symlinks not followed (lstat).  Returns 0
+	 * and sets *kind (FS_MISSING when absent), or a negative errno other
+	 * than -ENOENT. */
+	int (*lkind)(void *ctx, const char *path, enum fs_kind *kind);
 	/* List canonical directory `dir`.  Returns 0 or a negative errno. */
 	int (*list)(void *ctx, const char *dir, fs_entry_cb cb, void *arg);
 	void *ctx;

@@ -2,7 +2,7 @@
 #include "landlock_abi.h"
 
 struct ll_right {
-	int kind;        /* 0 fs, 1 net, 2 scope */
+	int kind;        /* 0 fs, 1 net, 2 scope, 3 restrict_self flag */
 	uint64_t bit;
 	int abi;         /* first ABI that handles it */
 	const char *name;
@@ -32,6 +32,10 @@ static const struct ll_right ll_table[] = {
 	{1, LL_NET_CONNECT_SEND_UDP, 10, "connect_send_udp"},
 	{2, LL_SCOPE_ABSTRACT_UNIX_SOCKET, 6, "abstract_unix_socket"},
 	{2, LL_SCOPE_SIGNAL, 6, "signal"},
+	{3, LL_RESTRICT_SELF_LOG_SAME_EXEC_OFF, 7, "log_same_exec_off"},
+	{3, LL_RESTRICT_SELF_LOG_NEW_EXEC_ON, 7, "log_new_exec_on"},
+	{3, LL_RESTRICT_SELF_LOG_SUBDOMAINS_OFF, 7, "log_subdomains_off"},
+	{3, LL_RESTRICT_SELF_TSYNC, 8, "tsync"},
 };
 
 static uint64_t rights_upto(int kind, int abi)

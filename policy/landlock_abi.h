@@ -37,6 +37,13 @@
 #define LL_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0) /* ABI 6 */
 #define LL_SCOPE_SIGNAL               (1ULL << 1) /* ABI 6 */
 
+/* landlock_restrict_self() flags (kind 3 in the table): audit logging
+ * (ABI 7) and whole-process enforcement (ABI 8). */
+#define LL_RESTRICT_SELF_LOG_SAME_EXEC_OFF  (1ULL << 0) /* ABI 7 */
+#define LL_RESTRICT_SELF_LOG_NEW_EXEC_ON    (1ULL << 1) /* ABI 7 */
+#define LL_RESTRICT_SELF_LOG_SUBDOMAINS_OFF (1ULL << 2) /* ABI 7 */
+#define LL_RESTRICT_SELF_TSYNC              (1ULL << 3) /* ABI 8 */
+
 #define LL_RULE_PATH_BENEATH 1
 #define LL_RULE_NET_PORT     2
 
@@ -60,11 +67,13 @@ uint64_t ll_fs_rights(int abi);
 uint64_t ll_net_rights(int abi);
 /* Scopes handled by ABI `abi`.  Pure. */
 uint64_t ll_scopes(int abi);
-/* The first ABI that knows `right` of kind `kind` (0 fs, 1 net, 2 scope). */
+/* The first ABI that knows `right` of kind `kind` (0 fs, 1 net, 2 scope,
+ * 3 restrict_self flag). */
 int ll_abi_of(int kind, uint64_t right);
 
 /* Landlock's own name of one right bit ("read_file", "bind_tcp", "signal").
- * kind: 0 filesystem, 1 network, 2 scope.  Static string; NULL if unknown. */
+ * kind: 0 filesystem, 1 network, 2 scope, 3 restrict_self flag
+ * ("log_same_exec_off", "tsync").  Static string; NULL if unknown. */
 const char *ll_right_name(int kind, uint64_t bit);
 
 #endif

@@ -15,6 +15,11 @@ void plan_free(struct plan *pl)
 		free(pl->rules[i].where);
 	}
 	free(pl->rules);
+	for (size_t i = 0; i < pl->nmounts; i++) {
+		free(pl->mounts[i].path);
+		free(pl->mounts[i].where);
+	}
+	free(pl->mounts);
 	free(pl->ports);
 	sv_free(&pl->expanded);
 	free(pl->sc);
@@ -111,6 +116,17 @@ char *plan_json(const struct plan *pl)
 	json_object_set_new(ll, "port_rules", ports);
 	json_object_set_new(ll, "expanded_around", strs(&pl->expanded));
 	json_object_set_new(root, "landlock", ll);
+
+	static const char *const ops[] = {"pin", "read_only", "mask_dir", "mask_file",
+		"occupy", "view", "keep"};
+	json_t *ns = json_pack("{s:b, s:b, s:s}", "mount", pl->mount_ns, "network", pl->net_ns,
+			       "carve", pl->expansion ? "expansion" : pl->mount_ns ? "mounts" : "none");
+	json_t *mnts = json_array();
+	for (size_t i = 0; i < pl->nmounts; i++)
+		json_array_append_new(mnts, json_pack("{s:s, s:s, s:s}", "op", ops[pl->mounts[i].op],
+						      "path", pl->mounts[i].path, "from", pl->mounts[i].where));
+	json_object_set_new(ns, "mounts", mnts);
+	json_object_set_new(root, "namespaces", ns);
 
 	json_t *sc = json_object();
 	json_object_set_new(sc, "enforced", json_boolean(pl->seccomp));

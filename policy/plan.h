@@ -49,6 +49,27 @@ struct sc_rule {
 	const char *why;
 };
 
+/* One mount operation in the sandbox's private mount namespace, applied
+ * in plan order (parents before children).  DESIGN.md "Filesystem",
+ * option 1. */
+enum mount_op {
+	MNT_PIN,       /* bind a directory onto itself: it can no longer be renamed or removed (EBUSY) */
+	MNT_RO_BIND,   /* bind a tree onto itself read-only, recursively */
+	MNT_MASK_DIR,  /* cover with an empty read-only directory */
+	MNT_MASK_FILE, /* cover (a file or a symlink, not followed) with an empty read-only file of mode 0 */
+	MNT_OCCUPY,    /* create an empty placeholder file of mode 0 at a missing name, then cover it */
+	MNT_VIEW,      /* replace a directory by an empty read-only tmpfs (unix socket views) */
+	MNT_KEEP,      /* inside a view: bring back the original tree or file at this path */
+};
+
+/* `path` and `where` are owned.  `is_dir` for MNT_KEEP: directory or file. */
+struct mount_rule {
+	enum mount_op op;
+	char *path;
+	char *where;
+	bool is_dir;
+};
+
 /* One part the host cannot enforce and that was left out, for notices
  * and --check. */
 struct left_out {
@@ -67,6 +88,13 @@ struct plan {
 	struct ll_port_rule *ports;
 	size_t nports;
 	struct strvec expanded; /* directories where expansion blocks new entries */
+	/* namespaces and mounts */
+	bool mount_ns;  /* a private mount namespace (and user namespace if not root) */
+	bool net_ns;    /* network "loopback": a fresh network namespace with lo up */
+	bool expansion; /* carve-outs by Landlock sibling expansion instead of mounts */
+	enum net_mode network; /* effective: "loopback" without a namespace is "off" */
+	struct mount_rule *mounts;
+	size_t nmounts;
 	/* seccomp */
 	bool seccomp;
 	struct sc_rule *sc;

@@ -42,6 +42,22 @@ static int real_resolve(void *ctx, const char *path, char *out, size_t n,
 	return 0;
 }
 
+static int real_lkind(void *ctx, const char *path, enum fs_kind *kind)
+{
+	(void)ctx;
+	struct stat st;
+	if (lstat(path, &st) < 0) {
+		if (errno != ENOENT)
+			return -errno;
+		*kind = FS_MISSING;
+		return 0;
+	}
+	*kind = kind_of(st.st_mode);
+	if (*kind == FS_OTHER)
+		*kind = FS_FILE;
+	return 0;
+}
+
 static int real_list(void *ctx, const char *dir, fs_entry_cb cb, void *arg)
 {
 	(void)ctx;
@@ -87,4 +103,4 @@ static int real_list(void *ctx, const char *dir, fs_entry_cb cb, void *arg)
 	return rc > 0 ? 0 : rc;
 }
 
-const struct fs_view fsview_real = {real_resolve, real_list, NULL};
+const struct fs_view fsview_real = {real_resolve, real_lkind, real_list, NULL};

@@ -1,11 +1,11 @@
-/* Landlock layer: open every rule path (O_PATH) up front, build one
- * ruleset with filesystem and network rights together, restrict_self. */
+/* Landlock layer: one ruleset with filesystem and network rights together,
+ * every rule path opened (O_PATH) and added before anything irreversible,
+ * then restrict_self. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "shim.h"
@@ -23,10 +23,17 @@ int landlock_prepare(struct run *r, struct sb_err *err)
 	r->ruleset_fd = -1;
 	if (!pl->landlock)
 		return 0;
-	r->rule_fds = xcalloc(pl->nrules ? pl->nrules : 1, sizeof *r->rule_fds);
+	/* The ruleset first, then each path opened, added and closed in
+	 * turn: one descriptor at a time, so a profile of thousands of paths
+	 * does not run into RLIMIT_NOFILE (EMFILE would skip its rules).
+	 * Nothing here is irreversible yet; restrict_self comes later. */
+	struct sb_ruleset_attr attr = {pl->handled_fs, pl->handled_net, pl->scoped};
+	int rs = sb_landlock_create_ruleset(&attr, attr_size(pl->abi), 0);
+	if (rs < 0)
+		return sb_fail(err, NULL, NULL, "Landlock ruleset (ABI %d) refused by the kernel: %s", pl->abi, strerror(errno));
+	r->ruleset_fd = rs;
 	for (size_t i = 0; i < pl->nrules; i++) {
 		struct ll_path_rule *ru = &pl->rules[i];
-		r->rule_fds[i] = -1;
 		if (ru->open_check) {
 			/* A device that cannot really be opened (no terminal:
 			 * /dev/tty → ENXIO) is skipped, never fatal. */
@@ -38,39 +45,26 @@ int landlock_prepare(struct run *r, struct sb_err *err)
 			close(t);
 		}
 		/* tmp (and any rule the shim created) must not be a symlink:
-		 * O_NOFOLLOW; other paths are canonical already. */
-		int fl = O_PATH | O_CLOEXEC | (ru->create_dir || strcmp(ru->where, ".tmp") == 0 ? O_NOFOLLOW : 0);
+		 * O_NOFOLLOW; other paths are canonical already.  O_DIRECTORY:
+		 * the kind may have changed since fit() looked, and a directory
+		 * right on a file would make add_rule fail. */
+		int fl = O_PATH | O_CLOEXEC | (ru->is_dir ? O_DIRECTORY : 0) |
+			 (ru->create_dir || strcmp(ru->where, ".tmp") == 0 ? O_NOFOLLOW : 0);
 		int fd = open(ru->path, fl);
+		if (fd < 0 && errno == ENOTDIR && ru->is_dir)
+			return sb_fail(err, ru->where, ru->path, "changed from a directory to a file while the sandbox was set up");
 		if (fd < 0) {
 			if (strcmp(ru->where, ".writable[0]") == 0 || strcmp(ru->where, ".tmp") == 0)
 				return sb_fail(err, ru->where, ru->path, "%s", strerror(errno));
 			sb_say("notice: %s \"%s\": skipped: %s", ru->where, ru->path, strerror(errno));
 			continue;
 		}
-		struct stat st;
-		/* The kind may have changed since fit() looked: a directory
-		 * right on a file would make add_rule fail. */
-		if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode) && ru->is_dir) {
-			close(fd);
-			return sb_fail(err, ru->where, ru->path, "changed from a directory to a file while the sandbox was set up");
-		}
-		r->rule_fds[i] = fd;
-	}
-
-	struct sb_ruleset_attr attr = {pl->handled_fs, pl->handled_net, pl->scoped};
-	int rs = sb_landlock_create_ruleset(&attr, attr_size(pl->abi), 0);
-	if (rs < 0)
-		return sb_fail(err, NULL, NULL, "Landlock ruleset (ABI %d) refused by the kernel: %s", pl->abi, strerror(errno));
-	r->ruleset_fd = rs;
-	for (size_t i = 0; i < pl->nrules; i++) {
-		if (r->rule_fds[i] < 0)
-			continue;
-		struct sb_path_beneath_attr pb = {pl->rules[i].access, r->rule_fds[i]};
-		if (sb_landlock_add_rule(rs, LL_RULE_PATH_BENEATH, &pb, 0) < 0)
-			return sb_fail(err, pl->rules[i].where, pl->rules[i].path,
-				       "Landlock rule refused by the kernel: %s", strerror(errno));
-		close(r->rule_fds[i]);
-		r->rule_fds[i] = -1;
+		struct sb_path_beneath_attr pb = {ru->access, fd};
+		int rc = sb_landlock_add_rule(rs, LL_RULE_PATH_BENEATH, &pb, 0);
+		int e = errno;
+		close(fd);
+		if (rc < 0)
+			return sb_fail(err, ru->where, ru->path, "Landlock rule refused by the kernel: %s", strerror(e));
 	}
 	for (size_t i = 0; i < pl->nports; i++) {
 		struct sb_net_port_attr np = {pl->ports[i].access, pl->ports[i].port};

@@ -205,13 +205,32 @@ int main(int argc, char **argv)
 	r.prof = &prof;
 	r.plan = &plan;
 	r.argv = &argv[i + 2];
+	/* tmp exists before the namespaces are made, so a view of /tmp can
+	 * bring it back and Landlock can open it. */
+	if (proc_tmp_prepare(&r, &err))
+		return fail(&err);
+	int ns = ns_enter(&r, &err);
+	if (ns < 0)
+		return fail(&err);
+	if (ns > 0) {
+		/* unshare() refused (nothing changed): plan again without
+		 * namespaces — expansion for carve-outs, or a refusal. */
+		r.host.mounts = false;
+		r.host.mounts_errno = r.ns_errno;
+		plan_free(&plan);
+		if (fit(&prof, &r.host, &fsview_real, &plan, &err))
+			return fail(&err);
+	}
 	for (size_t k = 0; k < plan.notices.n; k++)
 		sb_say("notice: %s", plan.notices.v[k]);
 
 	/* Order of application (DESIGN.md "Pipeline"), and why:
-	 *  1. tmp, then every rule path opened (O_PATH) and the seccomp
+	 *  0. (above) tmp, then the namespaces: user (when not root), mount,
+	 *     network — a refused unshare still lets the plan change;
+	 *  1. the mounts (placeholders, carve-outs, views), then every rule
+	 *     path opened (O_PATH) in the final mount tree, and the seccomp
 	 *     filter compiled: everything that can fail on input fails
-	 *     before anything irreversible, and while all of / is reachable;
+	 *     before anything that confines;
 	 *  2. rlimits, env, session and parent death (after any uid change,
 	 *     which clears PDEATHSIG), inherited descriptors, cwd;
 	 *  3. capabilities dropped — the bounding set and securebits need
@@ -221,7 +240,7 @@ int main(int argc, char **argv)
 	 *  6. seccomp last, so none of the setup above runs under it; the
 	 *     filter allows the final execve;
 	 *  7. execve: PATH lookup on the final environment. */
-	if (proc_tmp_prepare(&r, &err) || landlock_prepare(&r, &err) ||
+	if (ns_mounts(&r, &err) || landlock_prepare(&r, &err) ||
 	    seccomp_prepare(&r, &err) || proc_rlimits(&r, &err) ||
 	    proc_env(&r, &err) || proc_session(&r, &err) || proc_fds(&r, &err) ||
 	    proc_cwd(&r, &err) || caps_apply(&r, &err) ||

@@ -21,11 +21,11 @@ struct run {
 	struct plan *plan;
 	struct host host;
 	pid_t parent;          /* getppid() at start: the parent to die with */
-	int *rule_fds;         /* O_PATH fd per plan rule, -1 if skipped */
 	int ruleset_fd;        /* Landlock ruleset, -1 until built */
-	void *seccomp_ctx;     /* libseccomp scmp_filter_ctx, NULL until built */
+	void *seccomp_ctx;     /* struct sock_fprog ready to load (shim/seccomp.c), NULL until built */
 	struct strvec env;     /* the command's final environment */
 	char *const *argv;     /* the command and its arguments (borrowed) */
+	int ns_errno;          /* why unshare() failed, when ns_enter() returned 1 */
 };
 
 /* shim/fsview.c: the real, read-only filesystem view for fit(). */
@@ -43,6 +43,13 @@ int proc_env(struct run *r, struct sb_err *err);
 int proc_session(struct run *r, struct sb_err *err);
 int proc_fds(struct run *r, struct sb_err *err);
 int proc_cwd(struct run *r, struct sb_err *err);
+
+/* shim/ns.c: unshare (mount, network; user when not root).  Returns 0,
+ * -1 with `err` after a failure that left the namespaces half made, or 1
+ * when unshare itself failed (nothing changed; errno in r->ns_errno). */
+int ns_enter(struct run *r, struct sb_err *err);
+/* Placeholders, then every mount rule of the plan, in plan order. */
+int ns_mounts(struct run *r, struct sb_err *err);
 
 /* shim/landlock.c */
 int landlock_prepare(struct run *r, struct sb_err *err);

@@ -61,4 +61,54 @@ static inline int sb_close_range(unsigned first, unsigned last, unsigned flags)
 	return (int)syscall(__NR_close_range, first, last, flags);
 }
 
+/* New mount API (Linux 5.2; mount_setattr 5.12), include/uapi/linux/mount.h.
+ * Own definitions: <linux/mount.h> and musl's <sys/mount.h> clash. */
+#define SB_OPEN_TREE_CLONE      1u
+#define SB_OPEN_TREE_CLOEXEC    02000000u
+#define SB_AT_RECURSIVE         0x8000
+#define SB_AT_EMPTY_PATH        0x1000
+#define SB_AT_SYMLINK_NOFOLLOW  0x100
+#define SB_MOVE_MOUNT_F_EMPTY_PATH 0x04u
+#define SB_MOVE_MOUNT_T_EMPTY_PATH 0x40u
+#define SB_FSCONFIG_SET_STRING  1u
+#define SB_FSCONFIG_CMD_CREATE  6u
+#define SB_FSOPEN_CLOEXEC       1u
+#define SB_FSMOUNT_CLOEXEC      1u
+#define SB_MOUNT_ATTR_RDONLY    0x01u
+#define SB_MOUNT_ATTR_NOSUID    0x02u
+#define SB_MOUNT_ATTR_NODEV     0x04u
+#define SB_MOUNT_ATTR_NOEXEC    0x08u
+
+struct sb_mount_attr {
+	uint64_t attr_set, attr_clr, propagation, userns_fd;
+};
+
+static inline int sb_open_tree(int dfd, const char *path, unsigned flags)
+{
+	return (int)syscall(SYS_open_tree, dfd, path, flags);
+}
+static inline int sb_move_mount(int from_dfd, const char *from, int to_dfd,
+				const char *to, unsigned flags)
+{
+	return (int)syscall(SYS_move_mount, from_dfd, from, to_dfd, to, flags);
+}
+static inline int sb_fsopen(const char *fs, unsigned flags)
+{
+	return (int)syscall(SYS_fsopen, fs, flags);
+}
+static inline int sb_fsconfig(int fd, unsigned cmd, const char *key,
+			      const void *value, int aux)
+{
+	return (int)syscall(SYS_fsconfig, fd, cmd, key, value, aux);
+}
+static inline int sb_fsmount(int fd, unsigned flags, unsigned attr)
+{
+	return (int)syscall(SYS_fsmount, fd, flags, attr);
+}
+static inline int sb_mount_setattr(int dfd, const char *path, unsigned flags,
+				   struct sb_mount_attr *a)
+{
+	return (int)syscall(SYS_mount_setattr, dfd, path, flags, a, sizeof *a);
+}
+
 #endif

@@ -7,10 +7,14 @@
 set -u
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-T=$(mktemp -d /tmp/sbtest.XXXXXX)
+# /var/tmp, not /tmp: below Landlock ABI 9 the sandbox replaces /tmp (and
+# /run) by an empty view to hide host sockets, which would hide the fixtures.
+T=$(mktemp -d /var/tmp/sbtest.XXXXXX)
 chmod 755 "$T"
 trap 'rm -rf "$T"' EXIT
-cp "$REPO/__sandbox" "$T/__sandbox"
+# SB_BINARY: test another build of the shim (make check-asan passes the
+# sanitizer build); the default is the static binary `make` builds.
+cp "${SB_BINARY:-$REPO/__sandbox}" "$T/__sandbox"
 SB=$T/__sandbox
 if [ -d "$REPO/build/helpers" ]; then
 	mkdir -p "$T/bin"

@@ -74,6 +74,13 @@ static int fake_resolve(void *ctx, const char *path, char *out, size_t outsz,
 }
 
 /* True if `path` is a direct child of `dir`. */
+static int fake_lkind(void *ctx, const char *path, enum fs_kind *kind)
+{
+	const struct fent *e = fake_find(ctx, path);
+	*kind = e ? e->kind : FS_MISSING;
+	return 0;
+}
+
 static bool fake_child(const char *dir, const char *path)
 {
 	if (strcmp(path, "/") == 0)
@@ -171,7 +178,7 @@ static struct fakefs unlistable_fs = {unlistable_tree, {0}};
 static struct fs_view view_of(struct fakefs *f)
 {
 	sv_free(&f->listed);
-	return (struct fs_view){fake_resolve, fake_list, f};
+	return (struct fs_view){fake_resolve, fake_lkind, fake_list, f};
 }
 
 /* ------------------------------------------------------------------ */
@@ -185,6 +192,7 @@ static struct host host_abi(int abi)
 	h.ll_errno = abi ? 0 : ENOSYS;
 	h.seccomp = true;
 	h.persona = 0;
+	h.mounts = true; /* a mount namespace can be had (as root, or userns) */
 	strcpy(h.release, "6.18.0-test");
 	return h;
 }
@@ -530,8 +538,8 @@ static void test_speccoder(void)
 		       "execute on /w comes from the default executable list");
 		ok(r.pl.landlock && r.pl.seccomp && r.pl.nleft == 0,
 		   "landlock and seccomp on, nothing left out");
-		ok(sv_contains(&r.pl.notices, "protect list"),
-		   "notice: the built-in protect list is not enforced yet");
+		ok(r.pl.mount_ns && !r.pl.expansion && r.pl.nmounts > 0,
+		   "the built-in protect list is enforced with mounts");
 	}
 	run_free(&r);
 
@@ -630,9 +638,12 @@ static void test_fit_abi_gaps(void)
 	run_free(&r);
 
 	/* ABI 7: pathname unix sockets need ABI 9. */
+	/* Without a mount namespace for /run and /tmp views: */
 	struct host h7 = host_abi(7), h9 = host_abi(9);
+	h7.mounts = false;
+	h7.mounts_errno = EPERM;
 	run_fit(&r, "{}", &h7, &big_fs);
-	fit_refused(&r, "default profile on ABI 7", ".unix_sockets",
+	fit_refused(&r, "default profile on ABI 7 without mounts", ".unix_sockets",
 		    "pathname unix socket scope (sockets outside writable trees stay reachable) needs Landlock ABI 9; this kernel has 7");
 	like(r.err.why, "unenforced.workspace_sockets", "ABI 7 refusal names unenforced.workspace_sockets");
 	run_free(&r);
@@ -641,6 +652,11 @@ static void test_fit_abi_gaps(void)
 		ok(r.pl.nleft == 1 && !(r.pl.handled_fs & LL_FS_RESOLVE_UNIX) &&
 		   r.pl.scoped == (LL_SCOPE_SIGNAL | LL_SCOPE_ABSTRACT_UNIX_SOCKET),
 		   "ABI 7: both scopes on, pathname socket scope left out");
+	run_free(&r);
+	h7.mounts = true;
+	run_fit(&r, "{}", &h7, &big_fs);
+	if (fit_ok(&r, "default profile on ABI 7 with mounts"))
+		ok(r.pl.nleft == 0 && r.pl.mount_ns, "ABI 7 with mounts: views, nothing left out");
 	run_free(&r);
 
 	run_fit(&r, "{}", &h9, &big_fs);
@@ -948,25 +964,23 @@ static void test_filter(void)
 
 static void test_not_yet(void)
 {
-	static const struct { const char *json, *where; } later[] = {
-		{"{'writable':['/w'],'read_only':['/w/file']}", ".read_only"},
-		{"{'hidden':['/etc']}", ".hidden"},
-		{"{'protect':['.git']}", ".protect"},
-		{"{'protect_extra':['.foo']}", ".protect_extra"},
-		{"{'network':'loopback'}", ".network"},
-		{"{'user':{'uid':1000,'gid':1000}}", ".user"},
-		{"{'mounts':'required'}", ".mounts"},
-	};
 	struct host h = host_abi(9);
 	struct run r;
-	for (size_t i = 0; i < sizeof later / sizeof later[0]; i++) {
-		run_fit(&r, later[i].json, &h, &big_fs);
-		fit_refused(&r, later[i].json, later[i].where, "is not available yet");
-		run_free(&r);
-	}
+	run_fit(&r, "{'user':{'uid':1000,'gid':1000}}", &h, &big_fs);
+	fit_refused(&r, "user", ".user", "is not available yet");
+	run_free(&r);
+	h.mounts = false;
+	h.mounts_errno = EPERM;
+	run_fit(&r, "{'mounts':'required'}", &h, &big_fs);
+	fit_refused(&r, "mounts required without a namespace", ".mounts", "\"required\", but no mount namespace here");
+	run_free(&r);
+	h.mounts = true;
+	run_fit(&r, "{'writable':['/w'],'read_only':[],'hidden':[],'mounts':'off'}", &h, &big_fs);
+	fit_ok(&r, "empty read_only and hidden, mounts off");
+	run_free(&r);
 	run_fit(&r, "{'writable':['/w'],'protect':[]}", &h, &big_fs);
 	if (fit_ok(&r, "empty protect list"))
-		ok(!sv_contains(&r.pl.notices, "protect list"), "no protect notice with protect: []");
+		ok(r.pl.nmounts == 0 && !r.pl.mount_ns, "protect: [] on ABI 9: no carve-out, no namespace");
 	run_free(&r);
 	run_fit(&r, "{'tcp_connect':[443]}", &h, &big_fs);
 	fit_refused(&r, "port list with network off", ".tcp_connect", "need network \"on\"");
@@ -976,9 +990,182 @@ static void test_not_yet(void)
 	if (fit_ok(&r, "unix_sockets none on ABI 4"))
 		ok(r.pl.nleft == 1, "only the signal scope is left out (abstract scope not needed with none)");
 	run_free(&r);
+}
+
+/* ------------------------------------------------------------------ */
+/* Carve-outs: mounts where a namespace can be had, expansion else.    */
+
+static const struct fent repo_tree[] = {
+	{"/", FS_DIR, NULL, 0, 0},
+	{"/usr", FS_DIR, NULL, 0, 0},
+	{"/etc", FS_DIR, NULL, 0, 0},
+	{"/etc/resolv.conf", FS_SYMLINK, "/run/resolv/stub.conf", 0, 0},
+	{"/run", FS_DIR, NULL, 0, 0},
+	{"/run/resolv", FS_DIR, NULL, 0, 0},
+	{"/run/resolv/stub.conf", FS_FILE, NULL, 0, 0},
+	{"/var", FS_DIR, NULL, 0, 0},
+	{"/var/run", FS_SYMLINK, "/run", 0, 0},
+	{"/tmp", FS_DIR, NULL, 0, 0},
+	{"/tmp/ws", FS_DIR, NULL, 0, 0},
+	{"/dev", FS_DIR, NULL, 0, 0},
+	{"/dev/null", FS_FILE, NULL, 0, 0},
+	{"/home", FS_DIR, NULL, 0, 0},
+	{"/home/u", FS_DIR, NULL, 0, 0},
+	{"/home/u/.ssh", FS_DIR, NULL, 0, 0},
+	{"/home/u/.ssh/id", FS_FILE, NULL, 0, 0},
+	{"/home/u/.netrc", FS_FILE, NULL, 0, 0},
+	{"/home/u/.bashrc", FS_FILE, NULL, 0, 0},
+	{"/r", FS_DIR, NULL, 0, 0},
+	{"/r/src", FS_DIR, NULL, 0, 0},
+	{"/r/README", FS_FILE, NULL, 0, 0},
+	{"/r/.vscode", FS_SYMLINK, "/elsewhere", 0, 0},
+	{"/r/.git", FS_DIR, NULL, 0, 0},
+	{"/r/.git/HEAD", FS_FILE, NULL, 0, 0},
+	{"/r/.git/config", FS_FILE, NULL, 0, 0},
+	{"/r/.git/objects", FS_DIR, NULL, 0, 0},
+	{"/r/.git/hooks", FS_DIR, NULL, 0, 0},
+	{"/elsewhere", FS_DIR, NULL, 0, 0},
+	{NULL, FS_MISSING, NULL, 0, 0},
+};
+static struct fakefs repo_fs = {repo_tree, {0}};
+
+static const struct mount_rule *mount_at(const struct plan *pl, const char *path)
+{
+	for (size_t i = 0; i < pl->nmounts; i++)
+		if (strcmp(pl->mounts[i].path, path) == 0)
+			return &pl->mounts[i];
+	return NULL;
+}
+
+static int mount_index(const struct plan *pl, const char *path)
+{
+	const struct mount_rule *m = mount_at(pl, path);
+	return m ? (int)(m - pl->mounts) : -1;
+}
+
+static bool mount_is(const struct plan *pl, const char *path, enum mount_op op)
+{
+	const struct mount_rule *m = mount_at(pl, path);
+	return m && m->op == op;
+}
+
+static void test_carves(void)
+{
+	static const char prof[] =
+		"{'writable':['/r'],'protect':['.git/hooks','.git/config','.envrc','.vscode'],"
+		"'hidden':['/home/u/.ssh','/home/u/.netrc','/r/src/secret'],'read_only':['/r/README','/etc']}";
+	struct host h = host_abi(7);
+	struct run r;
+
+	/* mounts */
+	run_fit(&r, prof, &h, &repo_fs);
+	if (fit_ok(&r, "carves with mounts")) {
+		ok(r.pl.mount_ns && !r.pl.expansion, "mount namespace, no expansion");
+		ok(mount_is(&r.pl, "/r/.git", MNT_PIN), ".git pinned (cannot be renamed away)");
+		ok(mount_is(&r.pl, "/r/.git/hooks", MNT_RO_BIND) && mount_is(&r.pl, "/r/.git/config", MNT_RO_BIND),
+		   ".git/hooks and .git/config bound read-only");
+		ok(mount_index(&r.pl, "/r/.git") < mount_index(&r.pl, "/r/.git/hooks"),
+		   "the parent's mount comes before the child's");
+		ok(mount_is(&r.pl, "/r/.envrc", MNT_OCCUPY), "missing .envrc occupied");
+		ok(mount_is(&r.pl, "/r/.vscode", MNT_MASK_FILE) && !mount_at(&r.pl, "/elsewhere"),
+		   "symlink .vscode covered, its target not followed");
+		ok(mount_is(&r.pl, "/home/u/.ssh", MNT_MASK_DIR) && mount_is(&r.pl, "/home/u/.netrc", MNT_MASK_FILE),
+		   "hidden directory and file masked");
+		ok(mount_is(&r.pl, "/r/src/secret", MNT_OCCUPY), "missing hidden path inside the workspace occupied");
+		ok(mount_is(&r.pl, "/r/README", MNT_RO_BIND), "read_only file inside the workspace bound read-only");
+		ok(!mount_at(&r.pl, "/etc") && sv_contains(&r.pl.notices, "already read-only"),
+		   "read_only outside writable trees: no mount, a notice");
+		ok(mount_is(&r.pl, "/run", MNT_VIEW) && mount_is(&r.pl, "/tmp", MNT_VIEW) && !mount_at(&r.pl, "/var/run"),
+		   "ABI 7: /run and /tmp views (/var/run is a link to /run)");
+		ok(mount_is(&r.pl, "/run/resolv/stub.conf", MNT_KEEP), "resolv.conf's target kept inside the /run view");
+		is_int(rule_access(&r.pl, "/r", ".writable[0]"), (long long)(ll_fs_rights(7) & ~LL_FS_EXECUTE),
+		       "with mounts the workspace keeps every right");
+		ok(r.pl.nleft == 0, "nothing left out: views enforce the pathname socket scope");
+		char *js = plan_json(&r.pl);
+		ok(js && strstr(js, "\"op\": \"occupy\"") && strstr(js, "\"carve\": \"mounts\""),
+		   "--check JSON shows the mounts");
+		free(js);
+	}
+	run_free(&r);
+
+	/* a workspace under /tmp is brought back into the /tmp view */
+	run_fit(&r, "{'writable':['/tmp/ws'],'protect':[]}", &h, &repo_fs);
+	if (fit_ok(&r, "workspace under /tmp"))
+		ok(mount_is(&r.pl, "/tmp", MNT_VIEW) && mount_is(&r.pl, "/tmp/ws", MNT_KEEP) &&
+		   mount_index(&r.pl, "/tmp") < mount_index(&r.pl, "/tmp/ws"),
+		   "/tmp view, then /tmp/ws kept");
+	run_free(&r);
+	run_fit(&r, "{'writable':['/tmp'],'protect':[]}", &h, &repo_fs);
+	if (fit_ok(&r, "/tmp writable"))
+		ok(!mount_at(&r.pl, "/tmp") && mount_is(&r.pl, "/run", MNT_VIEW), "no view of a writable /tmp");
+	run_free(&r);
 	h = host_abi(9);
-	run_fit(&r, "{'writable':['/w'],'read_only':[],'hidden':[],'mounts':'off'}", &h, &big_fs);
-	fit_ok(&r, "empty read_only and hidden, mounts off");
+	run_fit(&r, "{'writable':['/r'],'protect':[]}", &h, &repo_fs);
+	if (fit_ok(&r, "ABI 9"))
+		ok(!r.pl.mount_ns && (r.pl.handled_fs & LL_FS_RESOLVE_UNIX), "ABI 9: no views, resolve_unix handled instead");
+	run_free(&r);
+
+	/* expansion */
+	h = host_abi(7);
+	h.mounts = false;
+	h.mounts_errno = EPERM;
+	run_fit(&r, prof, &h, &repo_fs);
+	fit_refused(&r, "ABI 7 without mounts", ".unix_sockets", "unenforced.workspace_sockets");
+	run_free(&r);
+	static const char eprof[] =
+		"{'writable':['/r'],'protect':['.git/hooks','.git/config','.envrc'],"
+		"'hidden':['/home/u/.ssh'],'unenforced':{'workspace_sockets':true}}";
+	run_fit(&r, eprof, &h, &repo_fs);
+	if (fit_ok(&r, "carves by expansion")) {
+		ok(r.pl.expansion && !r.pl.mount_ns && r.pl.nmounts == 0, "expansion, no namespace");
+		is_int(rule_access(&r.pl, "/r", ".writable[0]"), (long long)LL_FS_READ_DIR,
+		       "workspace root: listing only (no new entries)");
+		ok(rule_access(&r.pl, "/r/src", ".writable[0]") == (long long)(ll_fs_rights(7) & ~LL_FS_EXECUTE),
+		   "a sibling directory keeps every right");
+		is_int(rule_access(&r.pl, "/r/.git", ".writable[0]"), (long long)LL_FS_READ_DIR,
+		       ".git: listing only");
+		ok(rule_access(&r.pl, "/r/.git/objects", ".writable[0]") > 0 &&
+		   rule_access(&r.pl, "/r/.git/hooks", ".writable[0]") == 0 &&
+		   rule_access(&r.pl, "/r/.git/config", ".writable[0]") == 0,
+		   "objects writable; hooks and config get no writable rule");
+		const struct ll_path_rule *hk = find_rule(&r.pl, "/r/.git/hooks", "read_only carve-out");
+		ok(hk && hk->access == GRANT_READ, "hooks stay readable");
+		ok(rules_under(&r.pl, "/home/u/.ssh") == 0, "hidden .ssh gets no rule at all");
+		ok(sv_contains(&r.pl.notices, "new entries cannot be created directly in") &&
+		   sv_contains(&r.pl.notices, "/r/.git"), "the notice names the directories");
+		char *js = plan_json(&r.pl);
+		ok(js && strstr(js, "\"carve\": \"expansion\""), "--check JSON says expansion");
+		free(js);
+	}
+	run_free(&r);
+	run_fit(&r, "{'writable':['/r'],'protect':['.git/hooks','.envrc'],'unenforced':{'workspace_sockets':true,'carve':true,'trust_handoff':true}}",
+		&h, &repo_fs);
+	if (fit_ok(&r, "carve and trust_handoff left out")) {
+		ok(rule_access(&r.pl, "/r", ".writable[0]") == (long long)(ll_fs_rights(7) & ~LL_FS_EXECUTE),
+		   "nothing expanded: the workspace keeps every right");
+		ok(r.pl.nleft == 3 && sv_contains(&r.pl.notices, "allowed by .unenforced.carve") &&
+		   sv_contains(&r.pl.notices, "allowed by .unenforced.trust_handoff"),
+		   "each carve left out is named with its key");
+	}
+	run_free(&r);
+	h.mounts = true;
+	run_fit(&r, "{'writable':['/r'],'protect':['.envrc'],'mounts':'off','unenforced':{'workspace_sockets':true}}", &h, &repo_fs);
+	if (fit_ok(&r, "mounts off"))
+		ok(r.pl.expansion && !r.pl.mount_ns, "mounts off: expansion even where mounts are possible");
+	run_free(&r);
+
+	/* loopback */
+	run_fit(&r, "{'network':'loopback'}", &h, &repo_fs);
+	if (fit_ok(&r, "loopback"))
+		ok(r.pl.net_ns && !sc_find(&r.pl, "socket", 1, CMP1(0, SC_EQ, 2)),
+		   "loopback: a network namespace, AF_INET allowed inside");
+	run_free(&r);
+	h.mounts = false;
+	run_fit(&r, "{'network':'loopback','unenforced':{'workspace_sockets':true}}", &h, &repo_fs);
+	if (fit_ok(&r, "loopback without a namespace"))
+		ok(!r.pl.net_ns && sc_find(&r.pl, "socket", 1, CMP1(0, SC_EQ, 2)) &&
+		   sv_contains(&r.pl.notices, "enforced as \"off\""),
+		   "loopback without a namespace: enforced as off, with a notice");
 	run_free(&r);
 }
 
@@ -1149,6 +1336,7 @@ int main(void)
 	test_fit_network();
 	test_filter();
 	test_not_yet();
+	test_carves();
 	test_caps();
 	test_plan_json();
 	test_carve();

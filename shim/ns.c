@@ -1,0 +1,291 @@
+/* Namespace layer: a private mount namespace (through an unprivileged
+ * user namespace when not root) for carve-outs and unix socket views, and
+ * a network namespace with lo up for network "loopback".
+ * Mounts use the new mount API (open_tree/move_mount: Linux 5.2,
+ * mount_setattr: 5.12) so a symlink can be covered without following it
+ * and masks come from a detached tmpfs that is never visible anywhere. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "shim.h"
+#include "sys.h"
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ssize_t n = write(fd, text, strlen(text));
+	int e = n < 0 ? errno : 0;
+	close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : -(e ? e : EIO);
+}
+
+int ns_enter(struct run *r, struct sb_err *err)
+{
+	const struct plan *pl = r->plan;
+	if (!pl->mount_ns && !pl->net_ns)
+		return 0;
+	int flags = (pl->mount_ns ? CLONE_NEWNS : 0) | (pl->net_ns ? CLONE_NEWNET : 0);
+	/* Root (CAP_SYS_ADMIN) makes the namespaces directly; anyone else
+	 * through a user namespace mapping only their own uid and gid, so
+	 * files keep their owners and the command sees its own ids. */
+	bool admin = !r->host.mounts_via_userns;
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+	if (!admin)
+		flags |= CLONE_NEWUSER;
+	if (unshare(flags) < 0) {
+		r->ns_errno = errno;
+		return 1; /* nothing changed: the caller may plan without */
+	}
+	if (!admin) {
+		char map[64];
+		int e;
+		/* setgroups must be denied before an unprivileged gid_map
+		 * (user_namespaces(7)) */
+		if ((e = write_file("/proc/self/setgroups", "deny")) < 0)
+			return sb_fail(err, NULL, "/proc/self/setgroups", "user namespace set-up failed: %s", strerror(-e));
+		snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
+		if ((e = write_file("/proc/self/uid_map", map)) < 0)
+			return sb_fail(err, NULL, "/proc/self/uid_map", "user namespace set-up failed: %s", strerror(-e));
+		snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
+		if ((e = write_file("/proc/self/gid_map", map)) < 0)
+			return sb_fail(err, NULL, "/proc/self/gid_map", "user namespace set-up failed: %s", strerror(-e));
+	}
+	/* Private propagation first: nothing done below reaches the host's
+	 * mount table, and nothing the host mounts later reaches in. */
+	if (pl->mount_ns && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		return sb_fail(err, NULL, "/", "making mounts private failed: %s", strerror(errno));
+	if (pl->net_ns) {
+		int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		struct ifreq ifr;
+		memset(&ifr, 0, sizeof ifr);
+		strcpy(ifr.ifr_name, "lo");
+		if (s < 0 || ioctl(s, SIOCGIFFLAGS, &ifr) < 0 ||
+		    (ifr.ifr_flags |= IFF_UP, ioctl(s, SIOCSIFFLAGS, &ifr) < 0)) {
+			int e = errno;
+			if (s >= 0)
+				close(s);
+			return sb_fail(err, ".network", NULL, "bringing up lo in the new network namespace failed: %s", strerror(e));
+		}
+		close(s);
+	}
+	return 0;
+}
+
+/* A detached tmpfs holding "d" (empty directory, 0555) and "f" (empty
+ * file, 0000): the source of every mask.  Returns its fd or -errno. */
+static int mask_source(void)
+{
+	int fs = sb_fsopen("tmpfs", SB_FSOPEN_CLOEXEC);
+	if (fs < 0)
+		return -errno;
+	int m = -1;
+	if (sb_fsconfig(fs, SB_FSCONFIG_SET_STRING, "mode", "0555", 0) == 0 &&
+	    sb_fsconfig(fs, SB_FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
+		m = sb_fsmount(fs, SB_FSMOUNT_CLOEXEC, 0);
+	int e = errno;
+	close(fs);
+	if (m < 0)
+		return -e;
+	int f = openat(m, "f", O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0);
+	if (f < 0 || mkdirat(m, "d", 0555) < 0 || fchmod(f, 0) < 0) {
+		e = errno;
+		if (f >= 0)
+			close(f);
+		close(m);
+		return -e;
+	}
+	close(f);
+	return m;
+}
+
+static int set_ro(int tree, bool recursive)
+{
+	struct sb_mount_attr a = {SB_MOUNT_ATTR_RDONLY | SB_MOUNT_ATTR_NOSUID | SB_MOUNT_ATTR_NODEV, 0, 0, 0};
+	return sb_mount_setattr(tree, "", SB_AT_EMPTY_PATH | (recursive ? SB_AT_RECURSIVE : 0), &a);
+}
+
+/* Attach detached tree `tree` on `path` without following a symlink
+ * there (a covered symlink stays where it is: unlink/rename → EBUSY). */
+static int attach(int tree, const char *path)
+{
+	int t = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (t < 0)
+		return -errno;
+	int rc = sb_move_mount(tree, "", t, "", SB_MOVE_MOUNT_F_EMPTY_PATH | SB_MOVE_MOUNT_T_EMPTY_PATH);
+	int e = errno;
+	close(t);
+	return rc < 0 ? -e : 0;
+}
+
+/* Inside view mount `view` (of directory `vpath`), create the path of
+ * `keep` (directories, and the last component as a file when !is_dir). */
+static int skeleton(int view, const char *vpath, const char *keep, bool is_dir)
+{
+	const char *rel = keep + strlen(vpath);
+	char buf[4096];
+	while (*rel == '/')
+		rel++;
+	snprintf(buf, sizeof buf, "%s", rel);
+	for (char *p = buf; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdirat(view, buf, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (is_dir) {
+		if (mkdirat(view, buf, 0755) < 0 && errno != EEXIST)
+			return -errno;
+	} else {
+		int f = openat(view, buf, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+		if (f < 0)
+			return -errno;
+		close(f);
+	}
+	return 0;
+}
+
+static int view_mount(const struct plan *pl, size_t vi, int *keepfd, struct sb_err *err)
+{
+	const struct mount_rule *v = &pl->mounts[vi];
+	int fs = sb_fsopen("tmpfs", SB_FSOPEN_CLOEXEC);
+	if (fs < 0)
+		return sb_fail(err, v->where, v->path, "empty view: tmpfs: %s", strerror(errno));
+	int m = -1;
+	if (sb_fsconfig(fs, SB_FSCONFIG_SET_STRING, "mode", "0755", 0) == 0 &&
+	    sb_fsconfig(fs, SB_FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
+		m = sb_fsmount(fs, SB_FSMOUNT_CLOEXEC, 0);
+	int e = errno;
+	close(fs);
+	if (m < 0)
+		return sb_fail(err, v->where, v->path, "empty view: tmpfs: %s", strerror(e));
+	for (size_t k = 0; k < pl->nmounts; k++) {
+		const struct mount_rule *kr = &pl->mounts[k];
+		if (kr->op != MNT_KEEP || keepfd[k] < 0 || strncmp(kr->path, v->path, strlen(v->path)) != 0 ||
+		    kr->path[strlen(v->path)] != '/')
+			continue;
+		int r = skeleton(m, v->path, kr->path, kr->is_dir);
+		if (r < 0) {
+			close(m);
+			return sb_fail(err, kr->where, kr->path, "keeping it inside the view of %s: %s", v->path, strerror(-r));
+		}
+	}
+	int r = set_ro(m, false) < 0 ? -errno : attach(m, v->path);
+	close(m);
+	if (r < 0)
+		return sb_fail(err, v->where, v->path, "empty view: %s", strerror(-r));
+	return 0;
+}
+
+int ns_mounts(struct run *r, struct sb_err *err)
+{
+	const struct plan *pl = r->plan;
+	if (!pl->mount_ns || !pl->nmounts)
+		return 0;
+	int rc = -1, mask = -1;
+	int *keepfd = xcalloc(pl->nmounts, sizeof *keepfd);
+	bool need_mask = false;
+	for (size_t i = 0; i < pl->nmounts; i++) {
+		const struct mount_rule *m = &pl->mounts[i];
+		keepfd[i] = -1;
+		if (m->op == MNT_OCCUPY) {
+			/* A placeholder on disk: a mount needs an existing name.
+			 * Owned by the running uid, empty, mode 0000. */
+			int f = open(m->path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0);
+			if (f < 0 && errno != EEXIST) {
+				sb_fail(err, m->where, m->path, "cannot create the placeholder that keeps this name: %s", strerror(errno));
+				goto out;
+			}
+			if (f >= 0)
+				close(f);
+		}
+		if (m->op == MNT_MASK_DIR || m->op == MNT_MASK_FILE || m->op == MNT_OCCUPY)
+			need_mask = true;
+		/* Trees to bring back into views are cloned before any view
+		 * covers them. */
+		if (m->op == MNT_KEEP) {
+			keepfd[i] = sb_open_tree(AT_FDCWD, m->path, SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC | SB_AT_RECURSIVE);
+			if (keepfd[i] < 0) {
+				if (errno == ENOENT) /* e.g. a writable tree that was skipped */
+					continue;
+				sb_fail(err, m->where, m->path, "cannot keep it inside the view: %s", strerror(errno));
+				goto out;
+			}
+		}
+	}
+	if (need_mask && (mask = mask_source()) < 0) {
+		sb_fail(err, NULL, NULL, "mount namespace: cannot make the empty tmpfs for masks: %s", strerror(-mask));
+		goto out;
+	}
+	for (size_t i = 0; i < pl->nmounts; i++) {
+		const struct mount_rule *m = &pl->mounts[i];
+		int t = -1, e = 0;
+		const char *what = "";
+		switch (m->op) {
+		case MNT_PIN:
+		case MNT_RO_BIND:
+			what = m->op == MNT_PIN ? "pinning it" : "binding it read-only";
+			t = sb_open_tree(AT_FDCWD, m->path, SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC |
+					 SB_AT_RECURSIVE | SB_AT_SYMLINK_NOFOLLOW);
+			if (t >= 0 && m->op == MNT_RO_BIND && set_ro(t, true) < 0)
+				e = errno;
+			break;
+		case MNT_MASK_DIR:
+		case MNT_MASK_FILE:
+		case MNT_OCCUPY:
+			what = "covering it";
+			t = sb_open_tree(mask, m->op == MNT_MASK_DIR ? "d" : "f", SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC);
+			if (t >= 0 && set_ro(t, false) < 0)
+				e = errno;
+			break;
+		case MNT_VIEW:
+			if (view_mount(pl, i, keepfd, err))
+				goto out;
+			continue;
+		case MNT_KEEP:
+			if (keepfd[i] < 0)
+				continue;
+			what = "keeping it inside the view";
+			t = keepfd[i];
+			keepfd[i] = -1;
+			break;
+		}
+		if (t < 0 && !e)
+			e = errno;
+		if (!e) {
+			int a = attach(t, m->path);
+			if (a < 0)
+				e = -a;
+		}
+		if (t >= 0)
+			close(t);
+		if (e) {
+			sb_fail(err, m->where, m->path, "mount namespace: %s failed: %s", what, strerror(e));
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	for (size_t i = 0; i < pl->nmounts; i++)
+		if (keepfd[i] >= 0)
+			close(keepfd[i]);
+	free(keepfd);
+	if (mask >= 0)
+		close(mask);
+	return rc;
+}

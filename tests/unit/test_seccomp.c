@@ -1,0 +1,185 @@
+/* Unit tests of the embedded seccomp filters (shim/seccomp_bpf.h):
+ *  - every embedded program is byte for byte what libseccomp compiles at
+ *    run time from the same profile's rules (the build-time compile cannot
+ *    drift from the run-time one);
+ *  - the default profile's plan, made by fit() on this host as the shim
+ *    makes it, finds the embedded program (so the fast path is really taken);
+ *  - any change that reaches the BPF (an extra rule, another errno, another
+ *    comparison, another personality, port lists) misses the table and is
+ *    compiled at run time.
+ * No filter is loaded; nothing here needs a kernel feature. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+
+#include "../../policy/fit.h"
+#include "../../policy/profile.h"
+#include "../../shim/seccomp_bpf.h"
+#include "../../shim/shim.h"
+
+/* The profile made runnable on kernels below Landlock ABI 9: the pathname
+ * socket scope left out changes only Landlock, not the seccomp rules. */
+static char *runnable(const char *profile)
+{
+	const char *unf = "\"unenforced\":{\"workspace_sockets\":true}";
+	if (strcmp(profile, "{}") == 0)
+		return xasprintf("{%s}", unf);
+	return xasprintf("{%s,%s", unf, profile + 1);
+}
+
+/* fit() as the shim runs it, on this host with persona forced. */
+static int plan_of(const char *json, uint32_t persona, struct profile *prof,
+		   struct plan *pl)
+{
+	struct sb_err err = {{0}, {0}, {0}};
+	struct host h;
+	if (profile_parse(json, strlen(json), prof, &err)) {
+		diag("profile %s: %s", json, err.why);
+		return -1;
+	}
+	probe_host(&h);
+	h.persona = persona;
+	if (fit(prof, &h, &fsview_real, pl, &err)) {
+		diag("fit %s: %s %s", json, err.where, err.why);
+		profile_free(prof);
+		return -1;
+	}
+	return 0;
+}
+
+static const struct sc_embedded *find_plan(const struct plan *pl)
+{
+	size_t n;
+	unsigned char *key = seccomp_rules_key(pl, &n);
+	const struct sc_embedded *e = seccomp_embedded_find(key, n);
+	free(key);
+	return e;
+}
+
+static void test_table(void)
+{
+	ok(sc_nembedded >= 1, "at least one filter is embedded (%zu)", sc_nembedded);
+	if (sc_nembedded)
+		is_str(sc_embedded[0].profile, "{}", "the first embedded filter is the default profile's");
+}
+
+/* Each embedded program equals a fresh libseccomp compile of its
+ * profile's plan, and that plan finds it. */
+static void test_identical(void)
+{
+	for (size_t i = 0; i < sc_nembedded; i++) {
+		const struct sc_embedded *e = &sc_embedded[i];
+		char *json = runnable(e->profile);
+		struct profile prof;
+		struct plan pl;
+		if (!ok(plan_of(json, e->persona, &prof, &pl) == 0, "fit %s", json)) {
+			free(json);
+			continue;
+		}
+		struct sb_err err = {{0}, {0}, {0}};
+		struct sock_filter *bpf = NULL;
+		size_t n = 0;
+		if (ok(seccomp_compile(&pl, &bpf, &n, &err) == 0, "run-time compile of %s", e->profile)) {
+			is_int((long long)n, (long long)e->len, "%s: same number of instructions", e->profile);
+			ok(n == e->len && memcmp(bpf, e->bpf, n * sizeof *bpf) == 0,
+			   "%s: embedded BPF is byte-identical to libseccomp's run-time compile", e->profile);
+		} else {
+			diag("%s", err.why);
+		}
+		ok(find_plan(&pl) == e, "%s: the plan fit() makes finds this embedded filter", e->profile);
+		free(bpf);
+		plan_free(&pl);
+		profile_free(&prof);
+		free(json);
+	}
+}
+
+/* Profiles whose rules differ must not get an embedded program. */
+static void test_misses(void)
+{
+	static const char *const other[] = {
+		"{\"seccomp\":{\"deny\":[\"uname\"]}}",
+		"{\"seccomp\":{\"allow\":[\"ptrace\"]}}",
+		"{\"unix_sockets\":\"none\"}",
+		"{\"network\":\"on\",\"tcp_connect\":[443]}",
+	};
+	for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+		char *json = runnable(other[i]);
+		struct profile prof;
+		struct plan pl;
+		if (ok(plan_of(json, 0, &prof, &pl) == 0, "fit %s", json)) {
+			ok(find_plan(&pl) == NULL, "%s: no embedded filter (compiled at run time)", other[i]);
+			plan_free(&pl);
+			profile_free(&prof);
+		}
+		free(json);
+	}
+	/* the personality rule carries the host's current persona */
+	char *json = runnable("{}");
+	struct profile prof;
+	struct plan pl;
+	if (ok(plan_of(json, 0x0040000 /* ADDR_NO_RANDOMIZE */, &prof, &pl) == 0, "fit {} with setarch -R's persona")) {
+		ok(find_plan(&pl) == NULL, "another personality: no embedded filter");
+		plan_free(&pl);
+		profile_free(&prof);
+	}
+	free(json);
+}
+
+/* Every field that reaches the BPF is in the key: change one at a time
+ * in the default plan and the table must miss. */
+static void test_key_fields(void)
+{
+	char *json = runnable("{}");
+	struct profile prof;
+	struct plan pl;
+	if (!ok(plan_of(json, 0, &prof, &pl) == 0, "fit {}")) {
+		free(json);
+		return;
+	}
+	ok(find_plan(&pl) != NULL, "default plan found before changes");
+	struct sc_rule *withcmp = NULL;
+	for (size_t i = 0; i < pl.nsc && !withcmp; i++)
+		if (pl.sc[i].ncmp)
+			withcmp = &pl.sc[i];
+	if (ok(withcmp != NULL && pl.nsc > 1, "default plan has rules with comparisons")) {
+		struct sc_rule *r0 = &pl.sc[0];
+		struct sc_rule saved = *r0, savedc = *withcmp;
+		r0->err = r0->err == EPERM ? EACCES : EPERM;
+		ok(find_plan(&pl) == NULL, "another errno: miss");
+		*r0 = saved;
+		r0->syscall = "uname";
+		ok(find_plan(&pl) == NULL, "another syscall: miss");
+		*r0 = saved;
+		withcmp->cmp[0].datum ^= 1;
+		ok(find_plan(&pl) == NULL, "another datum: miss");
+		*withcmp = savedc;
+		withcmp->cmp[0].arg ^= 1;
+		ok(find_plan(&pl) == NULL, "another argument index: miss");
+		*withcmp = savedc;
+		withcmp->cmp[0].mask ^= 0x100;
+		ok(find_plan(&pl) == NULL, "another mask: miss");
+		*withcmp = savedc;
+		withcmp->cmp[0].op = withcmp->cmp[0].op == SC_NE ? SC_GE : SC_NE;
+		ok(find_plan(&pl) == NULL, "another operator: miss");
+		*withcmp = savedc;
+		pl.nsc--;
+		ok(find_plan(&pl) == NULL, "one rule fewer: miss");
+		pl.nsc++;
+		ok(find_plan(&pl) != NULL, "restored plan found again");
+	}
+	plan_free(&pl);
+	profile_free(&prof);
+	free(json);
+}
+
+int main(void)
+{
+	test_table();
+	test_identical();
+	test_misses();
+	test_key_fields();
+	return done_testing();
+}
