@@ -169,6 +169,7 @@ struct fitctx {
 	struct strvec excl_r;   /* trees go around these (expansion): /dev, hidden */
 	struct strvec excl_w;   /* writable trees also go around read-only carve-outs */
 	struct strvec ro_read;  /* existing read-only carve-outs: readable again (expansion) */
+	bool shm;               /* a private /dev/shm is mounted: grant it */
 };
 
 /* Lexically normalise absolute `in` (collapse "//" and "/./"); refuse "..". */
@@ -413,6 +414,14 @@ static int fit_ns(const struct profile *p, const struct host *h,
 			plan_views(p, fs, wcanon, pl);
 			fc->views = true;
 		}
+		/* POSIX shared memory and semaphores (Python multiprocessing,
+		 * Chromium) get a private /dev/shm; the host's stays out of
+		 * reach (DESIGN.md "Filesystem"). */
+		enum fs_kind k;
+		if (fs->lkind(fs->ctx, "/dev/shm", &k) == 0 && k == FS_DIR) {
+			plan_add_mount(pl, MNT_SHM, "/dev/shm", "/dev/shm (private)", true);
+			fc->shm = true;
+		}
 		carve_mounts_finish(pl);
 		char list[2048] = "";
 		for (size_t i = 0; i < pl->nmounts; i++)
@@ -469,7 +478,10 @@ static int fit_landlock(const struct profile *p, const struct host *h,
 			return sb_fail(err, NULL, NULL, "%s; refusing to run unconfined (set best_effort to run without it)", why);
 		return gap(pl, p, 0, NULL, "Landlock", why, err);
 	}
-	int abi = h->ll_abi > LL_ABI_KNOWN ? LL_ABI_KNOWN : h->ll_abi;
+	/* two statements: cppcheck 2.10 misreads the ternary form as < 1 */
+	int abi = h->ll_abi;
+	if (abi > LL_ABI_KNOWN)
+		abi = LL_ABI_KNOWN;
 	char have[64];
 	snprintf(have, sizeof have, "; this kernel has %d", h->ll_abi);
 	pl->landlock = true;
@@ -587,6 +599,8 @@ static int fit_landlock(const struct profile *p, const struct host *h,
 	    grant_list(pl, fs, &p->caches, GRANT_READ, false, &fc->excl_r, NULL, err) ||
 	    grant_devices(pl, fs, p, err))
 		goto out;
+	if (fc->shm)
+		plan_add_rule(pl, "/dev/shm", "/dev/shm (private)", GRANT_DEVDIR, true);
 	for (size_t i = 0; i < fc->ro_read.n; i++) {
 		char canon[4096];
 		enum fs_kind k;

@@ -60,6 +60,7 @@ enum mount_op {
 	MNT_OCCUPY,    /* create an empty placeholder file of mode 0 at a missing name, then cover it */
 	MNT_VIEW,      /* replace a directory by an empty read-only tmpfs (unix socket views) */
 	MNT_KEEP,      /* inside a view: bring back the original tree or file at this path */
+	MNT_SHM,       /* a private, writable tmpfs (mode 1777) for POSIX shared memory and semaphores */
 };
 
 /* `path` and `where` are owned.  `is_dir` for MNT_KEEP: directory or file. */

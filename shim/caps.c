@@ -11,24 +11,57 @@
 
 #include "shim.h"
 
+/* Drop every capability but the kept ones from the bounding set, one
+ * PR_CAPBSET_DROP each, up to the last one this kernel knows (EINVAL
+ * beyond it).  This is the loop capng_apply(CAPNG_SELECT_BOUNDS) runs, done
+ * here because libcap-ng wraps it in three reads of /proc/self/status
+ * (about 25 us each here, a tenth of an exec) to learn what the kernel
+ * tells PR_CAPBSET_DROP anyway.  The kernel checks CAP_SETPCAP in the
+ * effective set before anything else (security/commoncap.c,
+ * cap_prctl_drop), so EPERM on the first call means the shim does not hold
+ * it: *held = false and nothing changed.  Returns 0 or -1 (errno). */
+static int drop_bounding(uint64_t keep, bool *held)
+{
+	bool first = true;
+	*held = true;
+	for (unsigned c = 0; c < 64; c++) {
+		if (keep & (1ULL << c))
+			continue;
+		if (prctl(PR_CAPBSET_DROP, (unsigned long)c, 0, 0, 0) == 0) {
+			first = false;
+			continue;
+		}
+		if (errno == EINVAL) /* past CAP_LAST_CAP of this kernel */
+			return 0;
+		if (errno == EPERM && first) {
+			*held = false;
+			return 0;
+		}
+		return -1;
+	}
+	return 0;
+}
+
 int caps_apply(struct run *r, struct sb_err *err)
 {
-	if (capng_get_caps_process() < 0)
-		return sb_fail(err, NULL, NULL, "reading this process's capabilities failed");
-	/* Dropping the bounding set and locking securebits both need
-	 * CAP_SETPCAP, so they happen before it is dropped itself. */
-	bool setpcap = capng_have_capability(CAPNG_EFFECTIVE, CAP_SETPCAP);
+	uint64_t keep = r->plan->keep_caps;
+	/* The sets libcap-ng will write: everything cleared but the kept
+	 * capabilities, kept across execve through the ambient set (with
+	 * NOROOT locked, uid 0 no longer gets the bounding set back). */
 	capng_clear(CAPNG_SELECT_ALL);
 	for (int c = 0; c < 64; c++) {
-		if (!(r->plan->keep_caps & (1ULL << c)))
+		if (!(keep & (1ULL << c)))
 			continue;
-		/* Kept across execve through the ambient set: with NOROOT
-		 * locked, uid 0 no longer gets the bounding set back. */
 		if (capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED |
 				 CAPNG_INHERITABLE | CAPNG_BOUNDING_SET | CAPNG_AMBIENT,
 				 (unsigned)c) < 0)
 			return sb_fail(err, ".capabilities", NULL, "cannot keep capability %d", c);
 	}
+	/* Dropping the bounding set and locking securebits both need
+	 * CAP_SETPCAP, so they happen before it is dropped itself. */
+	bool setpcap;
+	if (drop_bounding(keep, &setpcap) < 0)
+		return sb_fail(err, NULL, NULL, "dropping the capability bounding set failed: %s", strerror(errno));
 	if (setpcap) {
 		if (capng_lock() < 0)
 			return sb_fail(err, NULL, NULL, "locking securebits failed: %s", strerror(errno));
@@ -37,16 +70,15 @@ int caps_apply(struct run *r, struct sb_err *err)
 		int sb = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
 		if (sb < 0 || prctl(PR_SET_SECUREBITS, (unsigned long)sb | SECBIT_KEEP_CAPS_LOCKED, 0, 0, 0) < 0)
 			return sb_fail(err, NULL, NULL, "locking securebits failed: %s", strerror(errno));
-		if (capng_apply(CAPNG_SELECT_ALL) < 0)
-			return sb_fail(err, NULL, NULL, "dropping capabilities failed: %s", strerror(errno));
-	} else {
-		/* Without CAP_SETPCAP the bounding set cannot shrink; with no
-		 * permitted capabilities and no_new_privs nothing can be gained
-		 * from it on execve. */
-		if (capng_apply(CAPNG_SELECT_CAPS) < 0 ||
-		    capng_apply(CAPNG_SELECT_AMBIENT) < 0)
-			return sb_fail(err, NULL, NULL, "dropping capabilities failed: %s", strerror(errno));
 	}
+	/* Without CAP_SETPCAP the bounding set cannot shrink; with no
+	 * permitted capabilities and no_new_privs nothing can be gained from
+	 * it on execve.  Effective, permitted, inheritable, then ambient
+	 * (raising an ambient capability needs it permitted and
+	 * inheritable first), as capng_apply(CAPNG_SELECT_ALL) orders them. */
+	if (capng_apply(CAPNG_SELECT_CAPS) < 0 ||
+	    capng_apply(CAPNG_SELECT_AMBIENT) < 0)
+		return sb_fail(err, NULL, NULL, "dropping capabilities failed: %s", strerror(errno));
 	/* Permanent, inherited, survives execve; disables setuid bits and file
 	 * capabilities; required by Landlock restrict_self without
 	 * CAP_SYS_ADMIN. */

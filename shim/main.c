@@ -132,8 +132,8 @@ static int load_profile(const char *arg, char **text, size_t *len, struct sb_err
 	return sb_fail(err, NULL, NULL, "profile must be inline JSON ({...}), @PATH or fd:N; got \"%.40s\"", arg);
 }
 
-static int load_and_fit(const char *arg, struct profile *prof, struct host *h,
-			struct plan *pl, struct sb_err *err)
+static int load_and_fit(const char *arg, bool check, struct profile *prof,
+			struct host *h, struct plan *pl, struct sb_err *err)
 {
 	char *text;
 	size_t len;
@@ -143,7 +143,7 @@ static int load_and_fit(const char *arg, struct profile *prof, struct host *h,
 	free(text);
 	if (rc)
 		return -1;
-	probe_host(h);
+	probe_host(h, check);
 	if (fit(prof, h, &fsview_real, pl, err)) {
 		profile_free(prof);
 		return -1;
@@ -173,7 +173,7 @@ int main(int argc, char **argv)
 	if (strcmp(argv[i], "--version") == 0)
 		return version();
 	if (strcmp(argv[i], "--probe") == 0) {
-		probe_host(&r.host);
+		probe_host(&r.host, true);
 		return probe_print(&r.host);
 	}
 	if (strcmp(argv[i], "--check") == 0) {
@@ -181,7 +181,7 @@ int main(int argc, char **argv)
 			sb_say("usage: __sandbox --check PROFILE");
 			return 125;
 		}
-		if (load_and_fit(argv[i + 1], &prof, &r.host, &plan, &err))
+		if (load_and_fit(argv[i + 1], true, &prof, &r.host, &plan, &err))
 			return fail(&err);
 		char *js = plan_json(&plan);
 		puts(js);
@@ -200,7 +200,7 @@ int main(int argc, char **argv)
 		sb_say("usage: __sandbox PROFILE -- COMMAND [ARG...] (no COMMAND after \"--\")");
 		return 125;
 	}
-	if (load_and_fit(argv[i], &prof, &r.host, &plan, &err))
+	if (load_and_fit(argv[i], false, &prof, &r.host, &plan, &err))
 		return fail(&err);
 	r.prof = &prof;
 	r.plan = &plan;

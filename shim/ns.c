@@ -257,6 +257,18 @@ int ns_mounts(struct run *r, struct sb_err *err)
 			if (view_mount(pl, i, keepfd, err))
 				goto out;
 			continue;
+		case MNT_SHM: {
+			what = "a private tmpfs";
+			int fs = sb_fsopen("tmpfs", SB_FSOPEN_CLOEXEC);
+			if (fs >= 0 && sb_fsconfig(fs, SB_FSCONFIG_SET_STRING, "mode", "1777", 0) == 0 &&
+			    sb_fsconfig(fs, SB_FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
+				t = sb_fsmount(fs, SB_FSMOUNT_CLOEXEC, SB_MOUNT_ATTR_NOSUID | SB_MOUNT_ATTR_NODEV | SB_MOUNT_ATTR_NOEXEC);
+			if (t < 0)
+				e = errno;
+			if (fs >= 0)
+				close(fs);
+			break;
+		}
 		case MNT_KEEP:
 			if (keepfd[i] < 0)
 				continue;

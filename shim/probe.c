@@ -63,7 +63,7 @@ static int try_ns(unsigned long flags, bool mount)
 	return EINTR; /* killed by a signal before answering */
 }
 
-void probe_host(struct host *h)
+void probe_host(struct host *h, bool tries)
 {
 	memset(h, 0, sizeof *h);
 	int abi = sb_landlock_create_ruleset(NULL, 0, LL_CREATE_RULESET_VERSION);
@@ -94,11 +94,17 @@ void probe_host(struct host *h)
 	/* Namespaces: a user namespace alone, then a mount namespace the way
 	 * the shim would make one — directly with CAP_SYS_ADMIN, otherwise
 	 * inside a new user namespace. */
-	h->userns_errno = try_ns(CLONE_NEWUSER, false);
-	h->userns = h->userns_errno == 0;
 	h->mounts_via_userns = !capng_have_capability(CAPNG_EFFECTIVE, CAP_SYS_ADMIN);
-	h->mounts_errno = try_ns(CLONE_NEWNS | (h->mounts_via_userns ? CLONE_NEWUSER : 0), true);
-	h->mounts = h->mounts_errno == 0;
+	if (tries) {
+		h->userns_errno = try_ns(CLONE_NEWUSER, false);
+		h->userns = h->userns_errno == 0;
+		h->mounts_errno = try_ns(CLONE_NEWNS | (h->mounts_via_userns ? CLONE_NEWUSER : 0), true);
+		h->mounts = h->mounts_errno == 0;
+	} else {
+		/* A run does not fork to find out: it tries unshare itself and
+		 * plans again without namespaces if that is refused. */
+		h->mounts = true;
+	}
 	int pers = personality(0xffffffff);
 	h->persona = pers < 0 ? 0 : (uint32_t)pers;
 	struct utsname u;

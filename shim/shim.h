@@ -32,7 +32,9 @@ struct run {
 extern const struct fs_view fsview_real;
 
 /* shim/probe.c: what this host can enforce.  Never fails. */
-void probe_host(struct host *h);
+/* `tries`: also try the namespaces in short-lived children (--probe,
+ * --check: exact answers); a run skips that and tries unshare itself. */
+void probe_host(struct host *h, bool tries);
 /* Print --probe JSON on stdout. */
 int probe_print(const struct host *h);
 

@@ -82,7 +82,8 @@ for who in $USERS; do
 					"$2" fd:0 -- sh -c "touch \"\$0/ran\"" "$d" >/dev/null 2>"$d/err" &
 				c=$!
 				i=0
-				while [ "$(cat /proc/$c/comm 2>/dev/null)" != __sandbox ] && [ $i -lt 200 ]; do i=$((i + 1)); sleep 0.05; done
+				# wait until blocked reading the profile: past the getppid() of main, even in a slow (sanitizer) build
+				while ! case $(cat /proc/$c/wchan 2>/dev/null) in *pipe_read) true ;; *) false ;; esac && [ $i -lt 200 ]; do i=$((i + 1)); sleep 0.05; done
 				echo $c > "$d/pid"' sh "$d" "$SB"
 			pid=$(cat "$d/pid")
 			touch "$d/go"

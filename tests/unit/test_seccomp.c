@@ -39,7 +39,7 @@ static int plan_of(const char *json, uint32_t persona, struct profile *prof,
 		diag("profile %s: %s", json, err.why);
 		return -1;
 	}
-	probe_host(&h);
+	probe_host(&h, false);
 	h.persona = persona;
 	if (fit(prof, &h, &fsview_real, pl, &err)) {
 		diag("fit %s: %s %s", json, err.where, err.why);
