@@ -631,11 +631,20 @@ static int fit_landlock(const struct profile *p, const struct host *h,
 	}
 	if (pl->expansion && pl->expanded.n) {
 		char list[1024] = "";
-		for (size_t i = 0; i < pl->expanded.n && strlen(list) < 900; i++)
-			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", pl->expanded.v[i]);
-		plan_notice(pl, "carve-outs by Landlock expansion (%s): new entries cannot be created directly in %s",
-			    p->mounts == MOUNTS_OFF ? "mounts \"off\"" : h->mounts_errno ? strerror(h->mounts_errno) : "no mount namespace here",
-			    list);
+		for (size_t i = 0; i < pl->expanded.n && strlen(list) < 900; i++) {
+			/* only where the command could otherwise create entries */
+			bool w = false;
+			for (size_t j = 0; j < pl->nrules && !w; j++)
+				w = strncmp(pl->rules[j].where, ".writable[", 10) == 0 &&
+				    path_within(pl->expanded.v[i], pl->rules[j].path);
+			if (w)
+				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+					 list[0] ? ", " : "", pl->expanded.v[i]);
+		}
+		if (list[0])
+			plan_notice(pl, "carve-outs by Landlock expansion (%s): new entries cannot be created directly in %s",
+				    p->mounts == MOUNTS_OFF ? "mounts \"off\"" : h->mounts_errno ? strerror(h->mounts_errno) : "no mount namespace here",
+				    list);
 	}
 	rc = 0;
 out:

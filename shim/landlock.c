@@ -17,6 +17,61 @@ static size_t attr_size(int abi)
 	return abi >= 6 ? 24 : abi >= 4 ? 16 : 8;
 }
 
+/* How a rule's path is opened: a failure is fatal (the workspace, tmp)
+ * rather than a notice; no symlink may stand there (tmp, and any path the
+ * shim created: O_NOFOLLOW; other paths are canonical already). */
+enum { MUST_OPEN = 1, NO_FOLLOW = 2 };
+static unsigned open_flags(const struct ll_path_rule *ru)
+{
+	bool tmp = strcmp(ru->where, ".tmp") == 0;
+	return (tmp || strcmp(ru->where, ".writable[0]") == 0 ? MUST_OPEN : 0) |
+	       (tmp || ru->create_dir ? NO_FOLLOW : 0);
+}
+
+static bool same_kind(const struct ll_path_rule *a, const struct ll_path_rule *b)
+{
+	return a->is_dir == b->is_dir && a->open_check == b->open_check &&
+	       a->create_dir == b->create_dir && strcmp(a->path, b->path) == 0;
+}
+
+static int by_path(const void *a, const void *b)
+{
+	const struct ll_path_rule *x = *(const struct ll_path_rule *const *)a;
+	const struct ll_path_rule *y = *(const struct ll_path_rule *const *)b;
+	int c = strcmp(x->path, y->path);
+	return c ? c : (x > y) - (x < y); /* ties in plan order */
+}
+
+/* Rules on one path are one rule to Landlock (a second rule on an inode
+ * ORs its rights into the first: security/landlock/ruleset.c, insert_rule),
+ * and the defaults make many — readable and executable both hold "/", so
+ * each entry of "/" comes twice.  Merge them before opening: one open and
+ * one add_rule per path.  acc[i] is the union for the first rule of a
+ * path (in plan order), 0 for the ones merged into it; how[i] the union
+ * of their open_flags().  Both arrays malloc'd (caller frees). */
+static void merge_same_path(const struct plan *pl, uint64_t **acc, unsigned **how)
+{
+	size_t n = pl->nrules;
+	const struct ll_path_rule **v = xmalloc((n ? n : 1) * sizeof *v);
+	*acc = xcalloc(n ? n : 1, sizeof **acc);
+	*how = xcalloc(n ? n : 1, sizeof **how);
+	for (size_t i = 0; i < n; i++)
+		v[i] = &pl->rules[i];
+	qsort(v, n, sizeof *v, by_path);
+	for (size_t i = 0; i < n; i++) {
+		/* the first rule of its kind on this path: earlier ones of the
+		 * same path sort just before it */
+		size_t f = i;
+		for (size_t j = i; j-- > 0 && strcmp(v[j]->path, v[i]->path) == 0;)
+			if (same_kind(v[j], v[i]))
+				f = j;
+		size_t k = (size_t)(v[f] - pl->rules);
+		(*acc)[k] |= v[i]->access;
+		(*how)[k] |= open_flags(v[i]);
+	}
+	free(v);
+}
+
 int landlock_prepare(struct run *r, struct sb_err *err)
 {
 	struct plan *pl = r->plan;
@@ -32,8 +87,14 @@ int landlock_prepare(struct run *r, struct sb_err *err)
 	if (rs < 0)
 		return sb_fail(err, NULL, NULL, "Landlock ruleset (ABI %d) refused by the kernel: %s", pl->abi, strerror(errno));
 	r->ruleset_fd = rs;
-	for (size_t i = 0; i < pl->nrules; i++) {
+	uint64_t *acc;
+	unsigned *how;
+	merge_same_path(pl, &acc, &how);
+	int rc = 0;
+	for (size_t i = 0; i < pl->nrules && !rc; i++) {
 		struct ll_path_rule *ru = &pl->rules[i];
+		if (!acc[i])
+			continue; /* merged into an earlier rule on this path */
 		if (ru->open_check) {
 			/* A device that cannot really be opened (no terminal:
 			 * /dev/tty → ENXIO) is skipped, never fatal. */
@@ -44,28 +105,28 @@ int landlock_prepare(struct run *r, struct sb_err *err)
 			}
 			close(t);
 		}
-		/* tmp (and any rule the shim created) must not be a symlink:
-		 * O_NOFOLLOW; other paths are canonical already.  O_DIRECTORY:
-		 * the kind may have changed since fit() looked, and a directory
-		 * right on a file would make add_rule fail. */
+		/* O_DIRECTORY: the kind may have changed since fit() looked,
+		 * and a directory right on a file would make add_rule fail. */
 		int fl = O_PATH | O_CLOEXEC | (ru->is_dir ? O_DIRECTORY : 0) |
-			 (ru->create_dir || strcmp(ru->where, ".tmp") == 0 ? O_NOFOLLOW : 0);
+			 (how[i] & NO_FOLLOW ? O_NOFOLLOW : 0);
 		int fd = open(ru->path, fl);
-		if (fd < 0 && errno == ENOTDIR && ru->is_dir)
-			return sb_fail(err, ru->where, ru->path, "changed from a directory to a file while the sandbox was set up");
-		if (fd < 0) {
-			if (strcmp(ru->where, ".writable[0]") == 0 || strcmp(ru->where, ".tmp") == 0)
-				return sb_fail(err, ru->where, ru->path, "%s", strerror(errno));
+		if (fd < 0 && errno == ENOTDIR && ru->is_dir) {
+			rc = sb_fail(err, ru->where, ru->path, "changed from a directory to a file while the sandbox was set up");
+		} else if (fd < 0 && (how[i] & MUST_OPEN)) {
+			rc = sb_fail(err, ru->where, ru->path, "%s", strerror(errno));
+		} else if (fd < 0) {
 			sb_say("notice: %s \"%s\": skipped: %s", ru->where, ru->path, strerror(errno));
-			continue;
+		} else {
+			struct sb_path_beneath_attr pb = {acc[i], fd};
+			if (sb_landlock_add_rule(rs, LL_RULE_PATH_BENEATH, &pb, 0) < 0)
+				rc = sb_fail(err, ru->where, ru->path, "Landlock rule refused by the kernel: %s", strerror(errno));
+			close(fd);
 		}
-		struct sb_path_beneath_attr pb = {ru->access, fd};
-		int rc = sb_landlock_add_rule(rs, LL_RULE_PATH_BENEATH, &pb, 0);
-		int e = errno;
-		close(fd);
-		if (rc < 0)
-			return sb_fail(err, ru->where, ru->path, "Landlock rule refused by the kernel: %s", strerror(e));
 	}
+	free(acc);
+	free(how);
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < pl->nports; i++) {
 		struct sb_net_port_attr np = {pl->ports[i].access, pl->ports[i].port};
 		if (sb_landlock_add_rule(rs, LL_RULE_NET_PORT, &np, 0) < 0)

@@ -210,6 +210,8 @@ int main(int argc, char **argv)
 	if (proc_tmp_prepare(&r, &err))
 		return fail(&err);
 	int ns = ns_enter(&r, &err);
+	if (ns == 0)
+		ns = ns_mounts(&r, &err);
 	if (ns < 0)
 		return fail(&err);
 	if (ns > 0) {
@@ -240,7 +242,7 @@ int main(int argc, char **argv)
 	 *  6. seccomp last, so none of the setup above runs under it; the
 	 *     filter allows the final execve;
 	 *  7. execve: PATH lookup on the final environment. */
-	if (ns_mounts(&r, &err) || landlock_prepare(&r, &err) ||
+	if (landlock_prepare(&r, &err) ||
 	    seccomp_prepare(&r, &err) || proc_rlimits(&r, &err) ||
 	    proc_env(&r, &err) || proc_session(&r, &err) || proc_fds(&r, &err) ||
 	    proc_cwd(&r, &err) || caps_apply(&r, &err) ||

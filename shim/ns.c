@@ -50,24 +50,34 @@ int ns_enter(struct run *r, struct sb_err *err)
 		r->ns_errno = errno;
 		return 1; /* nothing changed: the caller may plan without */
 	}
+	/* Until a mount is made, a failure leaves this process in fresh,
+	 * empty namespaces that confine nothing and loosen nothing: the
+	 * caller can still plan without them (e.g. an LSM that lets
+	 * unshare(CLONE_NEWUSER) through but denies the capabilities in it,
+	 * as Ubuntu's apparmor_restrict_unprivileged_userns does). */
 	if (!admin) {
 		char map[64];
 		int e;
 		/* setgroups must be denied before an unprivileged gid_map
 		 * (user_namespaces(7)) */
-		if ((e = write_file("/proc/self/setgroups", "deny")) < 0)
-			return sb_fail(err, NULL, "/proc/self/setgroups", "user namespace set-up failed: %s", strerror(-e));
 		snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
-		if ((e = write_file("/proc/self/uid_map", map)) < 0)
-			return sb_fail(err, NULL, "/proc/self/uid_map", "user namespace set-up failed: %s", strerror(-e));
+		if ((e = write_file("/proc/self/setgroups", "deny")) < 0 ||
+		    (e = write_file("/proc/self/uid_map", map)) < 0) {
+			r->ns_errno = -e;
+			return 1;
+		}
 		snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
-		if ((e = write_file("/proc/self/gid_map", map)) < 0)
-			return sb_fail(err, NULL, "/proc/self/gid_map", "user namespace set-up failed: %s", strerror(-e));
+		if ((e = write_file("/proc/self/gid_map", map)) < 0) {
+			r->ns_errno = -e;
+			return 1;
+		}
 	}
 	/* Private propagation first: nothing done below reaches the host's
 	 * mount table, and nothing the host mounts later reaches in. */
-	if (pl->mount_ns && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-		return sb_fail(err, NULL, "/", "making mounts private failed: %s", strerror(errno));
+	if (pl->mount_ns && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
+		r->ns_errno = errno;
+		return 1;
+	}
 	if (pl->net_ns) {
 		int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 		struct ifreq ifr;
@@ -198,6 +208,7 @@ int ns_mounts(struct run *r, struct sb_err *err)
 	if (!pl->mount_ns || !pl->nmounts)
 		return 0;
 	int rc = -1, mask = -1;
+	size_t attached = 0; /* mounts made so far: none → a failure may fall back */
 	int *keepfd = xcalloc(pl->nmounts, sizeof *keepfd);
 	bool need_mask = false;
 	for (size_t i = 0; i < pl->nmounts; i++) {
@@ -229,7 +240,9 @@ int ns_mounts(struct run *r, struct sb_err *err)
 		}
 	}
 	if (need_mask && (mask = mask_source()) < 0) {
-		sb_fail(err, NULL, NULL, "mount namespace: cannot make the empty tmpfs for masks: %s", strerror(-mask));
+		/* nothing mounted yet: plan again without mounts */
+		r->ns_errno = -mask;
+		rc = 1;
 		goto out;
 	}
 	for (size_t i = 0; i < pl->nmounts; i++) {
@@ -254,8 +267,14 @@ int ns_mounts(struct run *r, struct sb_err *err)
 				e = errno;
 			break;
 		case MNT_VIEW:
-			if (view_mount(pl, i, keepfd, err))
+			if (view_mount(pl, i, keepfd, err)) {
+				if (!attached) { /* nothing mounted yet */
+					r->ns_errno = EPERM;
+					rc = 1;
+				}
 				goto out;
+			}
+			attached++;
 			continue;
 		case MNT_SHM: {
 			what = "a private tmpfs";
@@ -286,10 +305,18 @@ int ns_mounts(struct run *r, struct sb_err *err)
 		}
 		if (t >= 0)
 			close(t);
+		if (e && !attached) {
+			/* the first mount failed (e.g. mount_setattr before Linux
+			 * 5.12): nothing changed yet, plan again without mounts */
+			r->ns_errno = e;
+			rc = 1;
+			goto out;
+		}
 		if (e) {
 			sb_fail(err, m->where, m->path, "mount namespace: %s failed: %s", what, strerror(e));
 			goto out;
 		}
+		attached++;
 	}
 	rc = 0;
 out:

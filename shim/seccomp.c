@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <linux/seccomp.h>
 #include <seccomp.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -43,41 +44,69 @@ static struct scmp_arg_cmp cmp_of(const struct sc_cmp *c)
 	}
 }
 
-static unsigned char *put32(unsigned char *p, uint32_t v)
+/* Where seccomp_rules_key() bytes go: into `buf` (when not NULL), or
+ * compared with `cmp` as they come, so finding the embedded filter needs
+ * no allocation.  `off` counts every byte either way. */
+struct key_sink {
+	unsigned char *buf;
+	const unsigned char *cmp;
+	size_t off, cmplen;
+	bool differs;
+};
+
+static void put(struct key_sink *k, const void *p, size_t n)
 {
-	memcpy(p, &v, sizeof v);
-	return p + sizeof v;
+	if (k->buf)
+		memcpy(k->buf + k->off, p, n);
+	if (k->cmp && !k->differs)
+		k->differs = k->off + n > k->cmplen || memcmp(k->cmp + k->off, p, n) != 0;
+	k->off += n;
+}
+
+static void put32(struct key_sink *k, uint32_t v)
+{
+	put(k, &v, sizeof v);
+}
+
+/* The one definition of the key's layout, per rule: the syscall name
+ * with its NUL, errno, number of comparisons, then per comparison the
+ * argument, operator, mask and datum (native 32-bit words). */
+static void key_write(const struct plan *pl, struct key_sink *k)
+{
+	for (size_t i = 0; i < pl->nsc && !k->differs; i++) {
+		const struct sc_rule *ru = &pl->sc[i];
+		put(k, ru->syscall, strlen(ru->syscall) + 1);
+		put32(k, (uint32_t)ru->err);
+		put32(k, ru->ncmp);
+		for (unsigned c = 0; c < ru->ncmp; c++) {
+			put32(k, ru->cmp[c].arg);
+			put32(k, (uint32_t)ru->cmp[c].op);
+			put32(k, ru->cmp[c].mask);
+			put32(k, ru->cmp[c].datum);
+		}
+	}
 }
 
 unsigned char *seccomp_rules_key(const struct plan *pl, size_t *len)
 {
-	/* one pass for the size, one to fill: no reallocation */
-	size_t n = 0;
-	for (size_t i = 0; i < pl->nsc; i++)
-		n += strlen(pl->sc[i].syscall) + 1 + 2 * 4 + pl->sc[i].ncmp * 4 * 4;
-	unsigned char *key = xmalloc(n ? n : 1), *p = key;
-	for (size_t i = 0; i < pl->nsc; i++) {
-		const struct sc_rule *ru = &pl->sc[i];
-		size_t l = strlen(ru->syscall) + 1;
-		memcpy(p, ru->syscall, l);
-		p = put32(p + l, (uint32_t)ru->err);
-		p = put32(p, ru->ncmp);
-		for (unsigned k = 0; k < ru->ncmp; k++) {
-			p = put32(p, ru->cmp[k].arg);
-			p = put32(p, (uint32_t)ru->cmp[k].op);
-			p = put32(p, ru->cmp[k].mask);
-			p = put32(p, ru->cmp[k].datum);
-		}
-	}
-	*len = n;
-	return key;
+	struct key_sink k = {0};
+	key_write(pl, &k); /* size only */
+	*len = k.off;
+	k = (struct key_sink){.buf = xmalloc(*len ? *len : 1)};
+	key_write(pl, &k);
+	return k.buf;
 }
 
-const struct sc_embedded *seccomp_embedded_find(const unsigned char *key, size_t len)
+/* Without building the key: the plan's bytes are compared with each
+ * embedded key as they are made, stopping at the first difference. */
+const struct sc_embedded *seccomp_embedded_for(const struct plan *pl)
 {
-	for (size_t i = 0; i < sc_nembedded; i++)
-		if (sc_embedded[i].keylen == len && memcmp(sc_embedded[i].key, key, len) == 0)
+	for (size_t i = 0; i < sc_nembedded; i++) {
+		struct key_sink k = {.cmp = sc_embedded[i].key, .cmplen = sc_embedded[i].keylen};
+		key_write(pl, &k);
+		if (!k.differs && k.off == k.cmplen)
 			return &sc_embedded[i];
+	}
 	return NULL;
 }
 
@@ -137,10 +166,7 @@ int seccomp_prepare(struct run *r, struct sb_err *err)
 	struct plan *pl = r->plan;
 	if (!pl->seccomp)
 		return 0;
-	size_t klen;
-	unsigned char *key = seccomp_rules_key(pl, &klen);
-	const struct sc_embedded *e = seccomp_embedded_find(key, klen);
-	free(key);
+	const struct sc_embedded *e = seccomp_embedded_for(pl);
 	struct sock_filter *bpf;
 	size_t n;
 	if (e) {

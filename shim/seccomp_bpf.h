@@ -40,8 +40,9 @@ extern const size_t sc_nembedded;
  * program.  Returns a malloc'd buffer (caller frees), its size in *len. */
 unsigned char *seccomp_rules_key(const struct plan *pl, size_t *len);
 
-/* The embedded filter whose key equals key[len], or NULL. */
-const struct sc_embedded *seccomp_embedded_find(const unsigned char *key, size_t len);
+/* The embedded filter whose key equals the plan's seccomp_rules_key(), or
+ * NULL.  Allocates nothing. */
+const struct sc_embedded *seccomp_embedded_for(const struct plan *pl);
 
 /* Compile the plan's rules with libseccomp (native architecture, other
  * architectures and x32 kill the process, binary-tree dispatch) into

@@ -50,7 +50,9 @@ int proc_cwd(struct run *r, struct sb_err *err);
  * -1 with `err` after a failure that left the namespaces half made, or 1
  * when unshare itself failed (nothing changed; errno in r->ns_errno). */
 int ns_enter(struct run *r, struct sb_err *err);
-/* Placeholders, then every mount rule of the plan, in plan order. */
+/* Placeholders, then every mount rule of the plan, in plan order.
+ * Returns 0, -1 with `err`, or 1 when the first mount failed (nothing
+ * mounted; errno in r->ns_errno) so the caller may plan without. */
 int ns_mounts(struct run *r, struct sb_err *err);
 
 /* shim/landlock.c */

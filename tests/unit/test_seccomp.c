@@ -49,13 +49,22 @@ static int plan_of(const char *json, uint32_t persona, struct profile *prof,
 	return 0;
 }
 
+/* The embedded filter the shim would pick for this plan; checked against
+ * the key the generator writes (seccomp_rules_key), so the comparing and
+ * the writing walk of the key cannot disagree unnoticed. */
 static const struct sc_embedded *find_plan(const struct plan *pl)
 {
+	const struct sc_embedded *e = seccomp_embedded_for(pl);
 	size_t n;
 	unsigned char *key = seccomp_rules_key(pl, &n);
-	const struct sc_embedded *e = seccomp_embedded_find(key, n);
+	const struct sc_embedded *byte = NULL;
+	for (size_t i = 0; i < sc_nembedded && !byte; i++)
+		if (sc_embedded[i].keylen == n && memcmp(sc_embedded[i].key, key, n) == 0)
+			byte = &sc_embedded[i];
 	free(key);
-	return e;
+	if (e != byte)
+		diag("seccomp_embedded_for and the written key disagree");
+	return e == byte ? e : NULL;
 }
 
 static void test_table(void)
