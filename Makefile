@@ -58,11 +58,27 @@ build/helpers/%: tests/helpers/%.c | $(DEPS)/stamp
 
 tests: __sandbox $(UNIT) $(HELPERS)
 
+# Node packages of the tests (ajv for the schemas, the MCP filesystem
+# server), exactly as locked in tests/package-lock.json.
+NODE_DEPS := tests/node_modules/.package-lock.json
+$(NODE_DEPS): tests/package.json tests/package-lock.json
+	npm ci --prefix tests --ignore-scripts --no-audit --no-fund --loglevel=error
+tests: $(NODE_DEPS)
+
 check: tests
-	prove -v $(UNIT) $(UNIT_SC) tests/integration/*.t tests/security/*.t tests/cases/*.t
+	prove -v $(UNIT) $(UNIT_SC) tests/integration/*.t tests/security/*.t tests/cases/*.t tests/carve/*.t \
+	  tests/schema/*.t tests/user/*.t tests/examples/*.t tests/mcp/*.t tests/doc/*.t
+
+# Start-up, steady-state, scaling, size and memory next to bwrap and
+# firejail: one table (scripts/bench; BENCHMARKS.md holds a recorded run).
+bench: __sandbox $(HELPERS)
+	scripts/bench
 
 install: __sandbox
 	install -D -m 0755 __sandbox $(DESTDIR)$(PREFIX)/bin/__sandbox
+	install -D -m 0644 doc/__sandbox.1 $(DESTDIR)$(PREFIX)/share/man/man1/__sandbox.1
+	install -D -m 0644 -t $(DESTDIR)$(PREFIX)/share/__sandbox \
+	  policy/profile.schema.json doc/probe.schema.json doc/plan.schema.json
 
 clean:
 	rm -rf build/obj build/tests build/helpers build/gen __sandbox
@@ -70,7 +86,7 @@ clean:
 distclean: clean
 	rm -rf build
 
-.PHONY: all check tests install clean distclean
+.PHONY: all check tests bench install clean distclean
 
 # ==== reliability suite (issue 5): check-kernels, fuzz, check-asan, lint ====
 # The sanitizer, fuzzer and analyzer builds are glibc builds beside the
@@ -118,6 +134,9 @@ build/asan/unit_policy: tests/unit/test_policy.c $(ASAN_POLICY_OBJ) tests/unit/t
 build/asan/replay: tests/fuzz/replay.c tests/fuzz/fuzz_policy.c $(ASAN_POLICY_OBJ)
 	gcc $(GLIBC_CFLAGS) $(SAN) -o $@ $^ $(GLIBC_LIBS)
 
+# The shell tests of `make check` but tests/user, which runs the shim in a
+# container root holding static programs only (the sanitizer build is not).
+ASAN_SHELL_TESTS = $(filter-out tests/user/%,$(wildcard tests/*/*.t))
 # Unit tests, every fuzz input that once crashed (tests/fuzz/regressions)
 # and the seed corpus, then the shell tests against the sanitized shim
 # (SB_BINARY, tests/lib.sh).  Reports go to files (the shim's stderr is
@@ -127,13 +146,13 @@ build/asan/replay: tests/fuzz/replay.c tests/fuzz/fuzz_policy.c $(ASAN_POLICY_OB
 check-asan: build/asan/__sandbox build/asan/unit_policy build/asan/replay $(HELPERS)
 	rm -rf build/asan/reports && mkdir -p build/asan/reports && chmod 1777 build/asan/reports
 	prove build/asan/unit_policy
-	build/asan/replay $(wildcard tests/fuzz/regressions/*) $(wildcard tests/fuzz/corpus/*) >build/asan/replay.tap \
+	build/asan/replay $(wildcard tests/fuzz/regressions/*) $(wildcard tests/fuzz/corpus/*) $(wildcard examples/*.json) >build/asan/replay.tap \
 	  || { cat build/asan/replay.tap; exit 1; }
 	@echo "check-asan: replayed $$(grep -c '^ok' build/asan/replay.tap) fuzz inputs (regressions and corpus) clean"
 	SB_BINARY=$(CURDIR)/build/asan/__sandbox \
 	  ASAN_OPTIONS=detect_leaks=0:log_path=$(CURDIR)/build/asan/reports/asan \
 	  UBSAN_OPTIONS=print_stacktrace=1:log_path=$(CURDIR)/build/asan/reports/ubsan \
-	  prove tests/integration/*.t tests/security/*.t tests/cases/*.t
+	  prove $(ASAN_SHELL_TESTS)
 	@if [ -n "$$(ls build/asan/reports)" ]; then cat build/asan/reports/*; \
 	  echo "check-asan: sanitizer reports above" >&2; exit 1; fi
 
@@ -144,11 +163,14 @@ $(FUZZ_BIN): tests/fuzz/fuzz_policy.c $(POLICY_SRC) $(wildcard policy/*.h) build
 # libFuzzer for FUZZ_SECONDS; it exits non-zero on a crash, a leak, a
 # timeout or a sanitizer report, leaving the input in build/fuzz/artifacts
 # (copy it to tests/fuzz/regressions/ once fixed).
+# Seeds: tests/fuzz/corpus (accepted and refused documents), the example
+# profiles (examples/*.json) and every earlier crash.
 fuzz: $(FUZZ_BIN)
-	@mkdir -p build/fuzz/corpus build/fuzz/artifacts
+	@mkdir -p build/fuzz/corpus build/fuzz/artifacts build/fuzz/seeds
+	cp $(wildcard examples/*.json) $(wildcard tests/fuzz/regressions/*) build/fuzz/seeds/ 2>/dev/null || true
 	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -dict=tests/fuzz/profile.dict \
-	  -max_len=16384 -timeout=10 -print_final_stats=1 \
-	  -artifact_prefix=build/fuzz/artifacts/ build/fuzz/corpus tests/fuzz/corpus
+	  -max_len=4096 -timeout=10 -print_final_stats=1 \
+	  -artifact_prefix=build/fuzz/artifacts/ build/fuzz/corpus tests/fuzz/corpus build/fuzz/seeds
 
 # cppcheck and gcc's static analyzer over shim/ and policy/; every finding
 # fails.  Suppressions are inline (cppcheck-suppress / #pragma) with a

@@ -109,8 +109,34 @@ void plan_add_mount(struct plan *pl, enum mount_op op, const char *path,
 	pl->mounts[pl->nmounts++] = (struct mount_rule){op, xstrdup(path), xstrdup(where), is_dir};
 }
 
+int carve_cut(const struct fs_view *fs, const char *tree, const char *rel,
+	      char *cut, size_t n, enum fs_kind *kind)
+{
+	const char *p = rel;
+	snprintf(cut, n, "%s", tree);
+	*kind = FS_DIR;
+	while (*p) {
+		size_t k = strcspn(p, "/");
+		if (strlen(cut) + k + 2 > n)
+			return -ENAMETOOLONG;
+		if (strcmp(cut, "/") != 0)
+			strcat(cut, "/");
+		strncat(cut, p, k);
+		int r = fs->lkind(fs->ctx, cut, kind);
+		if (r < 0)
+			return r;
+		if (*kind != FS_DIR)
+			return 0;
+		p += k;
+		while (*p == '/')
+			p++;
+	}
+	return 0;
+}
+
 int carve_mounts(struct plan *pl, const struct fs_view *fs, const char *tree,
-		 const char *rel, bool hidden, const char *where, struct sb_err *err)
+		 const char *rel, bool hidden, bool want_dir, const char *where,
+		 struct sb_err *err)
 {
 	char cur[4096];
 	const char *p = rel;
@@ -128,8 +154,11 @@ int carve_mounts(struct plan *pl, const struct fs_view *fs, const char *tree,
 		if (r < 0)
 			return sb_fail(err, where, cur, "%s", strerror(-r));
 		if (k == FS_MISSING) {
-			/* nothing to mount on: a placeholder keeps the name */
-			plan_add_mount(pl, MNT_OCCUPY, cur, where, false);
+			/* nothing to mount on: a placeholder keeps the name; a
+			 * directory where the name is one (on the way, or a
+			 * trailing '/'), so tools outside later find what they
+			 * expect there */
+			plan_add_mount(pl, MNT_OCCUPY, cur, where, !last || want_dir);
 			return 0;
 		}
 		if (k == FS_SYMLINK) {

@@ -65,21 +65,6 @@ static int gap(struct plan *pl, const struct profile *p, unsigned part,
 	return 0;
 }
 
-static int not_yet(const char *where, const char *what, struct sb_err *err)
-{
-	return sb_fail(err, where, NULL, "%s is not available yet in this version of __sandbox; remove the key to run without it", what);
-}
-
-/* Later layers (mounts, carve-outs, loopback, user switch) are refused
- * when asked for, never ignored. */
-/* Later layers are refused when asked for, never ignored. */
-static int refuse_unbuilt(const struct profile *p, struct sb_err *err)
-{
-	if (p->user.set)
-		return not_yet(".user", "switching user", err);
-	return 0;
-}
-
 static bool path_within(const char *inner, const char *outer)
 {
 	size_t n = strlen(outer);
@@ -227,16 +212,25 @@ struct carve {
 	char *tree;  /* canonical writable tree, NULL when outside all */
 	char *rel;   /* inside tree */
 	char *abs;   /* tree/rel, or the canonical path outside */
+	char *cut;   /* inside a tree: the first component that is not a directory (or abs) */
+	enum fs_kind cut_kind;
 	bool hidden;
+	bool want_dir; /* a missing name is a directory (trailing '/') */
 	bool exists;
 	bool dir;
 	unsigned part; /* the unenforced name that may leave it out (expansion) */
 	char where[96];
 };
 
+static bool ends_slash(const char *s)
+{
+	size_t n = strlen(s);
+	return n > 1 && s[n - 1] == '/';
+}
+
 static void carve_add(struct carve **cv, size_t *n, const char *tree,
-		      const char *rel, const char *abs, bool hidden, unsigned part,
-		      const char *where, const struct fs_view *fs)
+		      const char *rel, const char *abs, bool hidden, bool want_dir,
+		      unsigned part, const char *where, const struct fs_view *fs)
 {
 	*cv = xrealloc(*cv, (*n + 1) * sizeof **cv);
 	struct carve *c = &(*cv)[(*n)++];
@@ -245,6 +239,7 @@ static void carve_add(struct carve **cv, size_t *n, const char *tree,
 	c->rel = rel ? xstrdup(rel) : NULL;
 	c->abs = xstrdup(abs);
 	c->hidden = hidden;
+	c->want_dir = want_dir;
 	c->part = part;
 	snprintf(c->where, sizeof c->where, "%s", where);
 	enum fs_kind k = FS_MISSING;
@@ -252,6 +247,12 @@ static void carve_add(struct carve **cv, size_t *n, const char *tree,
 		c->exists = true;
 		c->dir = k == FS_DIR;
 	}
+	char cut[4096];
+	c->cut_kind = FS_DIR;
+	if (tree && carve_cut(fs, tree, rel, cut, sizeof cut, &c->cut_kind) == 0)
+		c->cut = xstrdup(cut);
+	else
+		c->cut = xstrdup(abs);
 }
 
 /* A user path of read_only / hidden: inside a writable tree it is carved
@@ -271,15 +272,15 @@ static int carve_user(const struct profile *p, const struct fs_view *fs,
 		const char *tree = in_writable(p, wcanon, norm, &rel);
 		if (tree) {
 			snprintf(abs, sizeof abs, "%s%s%s", tree, strcmp(tree, "/") ? "/" : "", rel);
-			carve_add(cv, n, tree, rel, abs, hidden, UNF_CARVE, where, fs);
+			carve_add(cv, n, tree, rel, abs, hidden, ends_slash(l->v.v[i]), UNF_CARVE, where, fs);
 			continue;
 		}
 		int r = fs->resolve(fs->ctx, norm, canon, sizeof canon, &kind);
 		if (r == 0 && (tree = in_writable(p, wcanon, canon, &rel))) {
 			snprintf(abs, sizeof abs, "%s%s%s", tree, strcmp(tree, "/") ? "/" : "", rel);
-			carve_add(cv, n, tree, rel, abs, hidden, UNF_CARVE, where, fs);
+			carve_add(cv, n, tree, rel, abs, hidden, ends_slash(l->v.v[i]), UNF_CARVE, where, fs);
 		} else if (r == 0 && hidden) {
-			carve_add(cv, n, NULL, NULL, canon, true, 0, where, fs);
+			carve_add(cv, n, NULL, NULL, canon, true, false, 0, where, fs);
 		} else if (r == 0) {
 			plan_notice(pl, "%s \"%s\": outside every writable tree, so already read-only", where, l->v.v[i]);
 		} else if (r != -ENOENT) {
@@ -353,32 +354,65 @@ static int fit_ns(const struct profile *p, const struct host *h,
 		if (fs->resolve(fs->ctx, p->writable.v.v[i], canon, sizeof canon, &k) == 0 && k == FS_DIR)
 			wcanon[i] = xstrdup(canon);
 	}
-	/* protect: every name relative to every writable tree */
+	/* protect: every name relative to every writable tree; a writable
+	 * tree inside a repository's .git (the repository's git dir, or a
+	 * linked worktree's) gets the .git names relative to that repository
+	 * where they fall inside it, and no others. */
 	for (size_t i = 0; i < nw; i++) {
 		if (!wcanon[i])
 			continue;
+		const char *g = strstr(wcanon[i], "/.git");
+		while (g && g[5] && g[5] != '/')
+			g = strstr(g + 1, "/.git");
+		char base[4096];
+		if (g)
+			snprintf(base, sizeof base, "%.*s", (int)(g - wcanon[i]), wcanon[i]);
+		else
+			snprintf(base, sizeof base, "%s", wcanon[i]);
 		const struct strvec *lists[2] = {&p->protect, &p->protect_extra};
 		for (int l = 0; l < 2; l++)
 			for (size_t j = 0; j < lists[l]->n; j++) {
 				const char *name = lists[l]->v[j];
-				char where[96], abs[4096], norm[4096];
+				char where[96], abs[8200], norm[4096];
+				if (g && !is_git_name(name))
+					continue;
 				if (l == 1)
 					snprintf(where, sizeof where, ".protect_extra[%zu]", j);
 				else if (p->protect_set)
 					snprintf(where, sizeof where, ".protect[%zu]", j);
 				else
 					snprintf(where, sizeof where, ".protect (built-in %s)", name);
-				snprintf(abs, sizeof abs, "%s/%s", strcmp(wcanon[i], "/") ? wcanon[i] : "", name);
+				snprintf(abs, sizeof abs, "%s/%s", strcmp(base, "/") ? base : "", name);
 				if (normalise(abs, norm, sizeof norm, where, err))
 					goto out;
+				if (strcmp(norm, wcanon[i]) == 0 || !path_within(norm, wcanon[i]))
+					continue; /* the git dir's names outside this tree */
 				const char *rel = norm + (strcmp(wcanon[i], "/") ? strlen(wcanon[i]) + 1 : 1);
-				carve_add(&cv, &ncv, wcanon[i], rel, norm, false,
+				carve_add(&cv, &ncv, wcanon[i], rel, norm, false, ends_slash(name),
 					  is_git_name(name) ? UNF_CARVE : UNF_TRUST_HANDOFF, where, fs);
 			}
 	}
 	if (carve_user(p, fs, wcanon, &p->read_only, false, &cv, &ncv, pl, err) ||
 	    carve_user(p, fs, wcanon, &p->hidden, true, &cv, &ncv, pl, err))
 		goto out;
+	/* A symlink in a carved position is never followed, but what it
+	 * points to is reachable by its own path and, outside, through the
+	 * link: when that lies in a writable tree it is carved too (bounded,
+	 * so a loop of links ends). */
+	for (size_t i = 0; i < ncv && ncv < 256; i++) {
+		char canon[4096];
+		enum fs_kind k;
+		const char *rel;
+		if (cv[i].cut_kind != FS_SYMLINK ||
+		    fs->resolve(fs->ctx, cv[i].cut, canon, sizeof canon, &k) != 0)
+			continue;
+		const char *tree = in_writable(p, wcanon, canon, &rel);
+		if (!tree)
+			continue;
+		char where[96];
+		snprintf(where, sizeof where, "%.60s (symlink target)", cv[i].where);
+		carve_add(&cv, &ncv, tree, rel, canon, cv[i].hidden, k == FS_DIR, cv[i].part, where, fs);
+	}
 
 	bool need_views = h->ll_abi > 0 && h->ll_abi < 9 && p->unix_sockets == UNIX_SCOPED;
 	bool want = ncv || need_views || p->mounts == MOUNTS_REQUIRED;
@@ -404,7 +438,7 @@ static int fit_ns(const struct profile *p, const struct host *h,
 		pl->mount_ns = true;
 		for (size_t i = 0; i < ncv; i++) {
 			if (cv[i].tree) {
-				if (carve_mounts(pl, fs, cv[i].tree, cv[i].rel, cv[i].hidden, cv[i].where, err))
+				if (carve_mounts(pl, fs, cv[i].tree, cv[i].rel, cv[i].hidden, cv[i].want_dir, cv[i].where, err))
 					goto out;
 			} else if (cv[i].exists) {
 				plan_add_mount(pl, cv[i].dir ? MNT_MASK_DIR : MNT_MASK_FILE, cv[i].abs, cv[i].where, cv[i].dir);
@@ -429,7 +463,7 @@ static int fit_ns(const struct profile *p, const struct host *h,
 				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
 					 list[0] ? ", " : "", pl->mounts[i].path);
 		if (list[0])
-			plan_notice(pl, "protected or hidden names that do not exist get an empty placeholder (mode 0000), so they cannot be created inside the sandbox: %s", list);
+			plan_notice(pl, "protected or hidden names that do not exist get an empty placeholder, covered inside the sandbox so they cannot be created there (it stays on disk): %s", list);
 	} else if (ncv) {
 		if (p->mounts == MOUNTS_OFF)
 			snprintf(why, sizeof why, "mounts \"off\"");
@@ -445,11 +479,15 @@ static int fit_ns(const struct profile *p, const struct host *h,
 					    cv[i].where, cv[i].abs, why, unenforced_name(cv[i].part));
 				continue;
 			}
-			if (cv[i].hidden)
+			/* Writable trees go around the first component that is not
+			 * a directory (a missing name, a file such as a worktree's
+			 * .git, a symlink), so it can be neither created nor
+			 * replaced; readable trees around existing hidden paths. */
+			if (cv[i].hidden && cv[i].exists)
 				sv_push(&fc->excl_r, cv[i].abs);
-			sv_push(&fc->excl_w, cv[i].abs);
-			if (!cv[i].hidden && cv[i].exists)
-				sv_push(&fc->ro_read, cv[i].abs);
+			sv_push(&fc->excl_w, cv[i].cut);
+			if (!cv[i].hidden && (cv[i].cut_kind == FS_FILE || cv[i].cut_kind == FS_DIR))
+				sv_push(&fc->ro_read, cv[i].cut);
 		}
 	}
 	rc = 0;
@@ -461,6 +499,7 @@ out:
 		free(cv[i].tree);
 		free(cv[i].rel);
 		free(cv[i].abs);
+		free(cv[i].cut);
 	}
 	free(cv);
 	return rc;
@@ -674,7 +713,7 @@ int fit(const struct profile *p, const struct host *h, const struct fs_view *fs,
 	struct fitctx fc = {0};
 	memset(pl, 0, sizeof *pl);
 	pl->prof = p;
-	int bad = refuse_unbuilt(p, err) || fit_ns(p, h, fs, pl, &fc, err) ||
+	int bad = fit_ns(p, h, fs, pl, &fc, err) ||
 		  fit_landlock(p, h, fs, pl, &fc, err) || fit_caps(p, h, pl, err);
 	pl->network = fc.net;
 	sv_free(&fc.excl_r);

@@ -61,7 +61,13 @@ int carve_grant(struct plan *pl, const struct fs_view *fs, const char *path,
  * symlink on the way covered rather than followed.  lkind() only.
  * Returns 0, or -1 with `err`. */
 int carve_mounts(struct plan *pl, const struct fs_view *fs, const char *tree,
-		 const char *rel, bool hidden, const char *where, struct sb_err *err);
+		 const char *rel, bool hidden, bool want_dir, const char *where,
+		 struct sb_err *err);
+/* The first component of tree/rel that is not a directory (missing, a
+ * file, a symlink — not followed), into cut[n] with its kind; the whole
+ * path with FS_DIR when every component is one.  0 or -errno. */
+int carve_cut(const struct fs_view *fs, const char *tree, const char *rel,
+	      char *cut, size_t n, enum fs_kind *kind);
 /* Add one mount rule; an existing rule on the same path is upgraded to
  * the stronger operation (copies strings). */
 void plan_add_mount(struct plan *pl, enum mount_op op, const char *path,

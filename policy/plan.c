@@ -161,6 +161,17 @@ char *plan_json(const struct plan *pl)
 	json_object_set_new(root, "new_session", json_boolean(p->new_session));
 	if (p->cwd)
 		json_object_set_new(root, "cwd", json_string(p->cwd));
+	if (p->user.set) {
+		/* ids as resolved by the shim (shim/user.c) before fit */
+		json_t *g = json_array();
+		for (size_t i = 0; i < p->user.ngroups; i++)
+			json_array_append_new(g, json_integer(p->user.groups[i]));
+		json_t *u = json_pack("{s:I, s:I, s:o}", "uid", (json_int_t)p->user.uid,
+				      "gid", (json_int_t)p->user.gid, "groups", g);
+		if (p->user.name)
+			json_object_set_new(u, "name", json_string(p->user.name));
+		json_object_set_new(root, "user", u);
+	}
 
 	json_t *left = json_array();
 	for (size_t i = 0; i < pl->nleft; i++)

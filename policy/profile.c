@@ -10,9 +10,11 @@
 
 #include "names.h"
 
+/* A trailing '/' marks a directory: a missing one gets a directory
+ * placeholder (mount mode), so tools outside find what they expect. */
 const char *const profile_default_protect[] = {
-	".git/hooks", ".git/config", ".git/info", ".git/modules", ".gitmodules",
-	".envrc", ".vscode", ".idea", ".codex", ".claude", ".cargo/config.toml",
+	".git/hooks/", ".git/config", ".git/info/", ".git/modules/", ".gitmodules",
+	".envrc", ".vscode/", ".idea/", ".codex/", ".claude/", ".cargo/config.toml",
 	".cargo/config", ".npmrc", ".pypirc", ".bashrc", ".profile", ".zshrc",
 	NULL};
 
@@ -459,6 +461,7 @@ static int k_user(const json_t *j, const char *loc, struct profile *p,
 			if (get_array(v, l, err))
 				return -1;
 			p->user.groups = xcalloc(json_array_size(v), sizeof *p->user.groups);
+			p->user.groups_set = true;
 			size_t i;
 			json_t *e;
 			json_array_foreach(v, i, e) {

@@ -61,11 +61,17 @@ struct env_rules {
 	struct strvec unset; /* names */
 };
 
+/* `user` (container entrypoints).  Parsed: either `name`, or `uid` and
+ * `gid` (has_ids); `groups` when groups_set.  shim/user.c then fills uid,
+ * gid and, unless groups_set, groups from the image's /etc/passwd and
+ * /etc/group (resolved), before fit. */
 struct user_rule {
 	bool set;
 	bool has_ids;
+	bool groups_set;
+	bool resolved;
 	uint32_t uid, gid;
-	uint32_t *groups;
+	uint32_t *groups; /* owned; supplementary groups, exactly these */
 	size_t ngroups;
 	char *name;
 };

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,18 +23,52 @@ static enum fs_kind kind_of(mode_t m)
 	return FS_OTHER;
 }
 
+/* Canonical name of `path` (symlinks followed) into buf[PATH_MAX] and its
+ * stat.  One open and the kernel's own name for the open file
+ * (/proc/self/fd/N): the path is walked once.  musl's realpath(3) reads
+ * every prefix of the path as a link, walking ever longer prefixes — most
+ * of the time fit() took on a profile of thousands of paths.  realpath
+ * when /proc is not mounted (or the name it gives is not a plain path). */
+static int canonical(const char *path, char *buf, struct stat *st)
+{
+	/* No O_CLOEXEC: closed below before anything can exec (the shim is
+	 * single-threaded), and musl follows O_CLOEXEC with an fcntl for
+	 * kernels older than 2.6.23 — one more syscall per path. */
+	int fd = open(path, O_PATH);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st) < 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	char link[32];
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	ssize_t len = readlink(link, buf, PATH_MAX);
+	close(fd);
+	/* d_path marks unreachable or deleted names ("(deleted)", not
+	 * starting with '/' outside the root): let realpath decide */
+	if (len > 0 && len < PATH_MAX && buf[0] == '/') {
+		buf[len] = 0;
+		if (!strstr(buf, " (deleted)"))
+			return 0;
+	}
+	if (!realpath(path, buf))
+		return -errno;
+	return stat(buf, st) < 0 ? -errno : 0;
+}
+
 static int real_resolve(void *ctx, const char *path, char *out, size_t n,
 			enum fs_kind *kind)
 {
 	(void)ctx;
 	char buf[PATH_MAX];
 	struct stat st;
-	if (!realpath(path, buf))
-		return -errno;
+	int rc = canonical(path, buf, &st);
+	if (rc)
+		return rc;
 	if (strlen(buf) >= n)
 		return -ENAMETOOLONG;
-	if (stat(buf, &st) < 0)
-		return -errno;
 	strcpy(out, buf);
 	*kind = kind_of(st.st_mode);
 	/* character and block devices are files for Landlock's purposes */

@@ -106,8 +106,10 @@ int landlock_prepare(struct run *r, struct sb_err *err)
 			close(t);
 		}
 		/* O_DIRECTORY: the kind may have changed since fit() looked,
-		 * and a directory right on a file would make add_rule fail. */
-		int fl = O_PATH | O_CLOEXEC | (ru->is_dir ? O_DIRECTORY : 0) |
+		 * and a directory right on a file would make add_rule fail.  No
+		 * O_CLOEXEC: closed right after add_rule (musl would add an
+		 * fcntl per path for it). */
+		int fl = O_PATH | (ru->is_dir ? O_DIRECTORY : 0) |
 			 (how[i] & NO_FOLLOW ? O_NOFOLLOW : 0);
 		int fd = open(ru->path, fl);
 		if (fd < 0 && errno == ENOTDIR && ru->is_dir) {

@@ -54,7 +54,8 @@ static void usage(FILE *f)
 	      "PROFILE is inline JSON ({...}), @PATH (a file) or fd:N (read to EOF, then closed).\n"
 	      "Exit status: the command's own; 125 the sandbox failed before exec;\n"
 	      "126 the command could not be executed; 127 it was not found.\n"
-	      "See README.md for the profile keys.\n", f);
+	      "Every profile key, the --probe and --check output and examples: man __sandbox\n"
+	      "(doc/__sandbox.1 in the source tree); JSON Schema: policy/profile.schema.json.\n", f);
 }
 
 static int version(void)
@@ -144,7 +145,7 @@ static int load_and_fit(const char *arg, bool check, struct profile *prof,
 	if (rc)
 		return -1;
 	probe_host(h, check);
-	if (fit(prof, h, &fsview_real, pl, err)) {
+	if (user_resolve(prof, h, err) || fit(prof, h, &fsview_real, pl, err)) {
 		profile_free(prof);
 		return -1;
 	}
@@ -233,8 +234,10 @@ int main(int argc, char **argv)
 	 *     path opened (O_PATH) in the final mount tree, and the seccomp
 	 *     filter compiled: everything that can fail on input fails
 	 *     before anything that confines;
-	 *  2. rlimits, env, session and parent death (after any uid change,
-	 *     which clears PDEATHSIG), inherited descriptors, cwd;
+	 *  2. rlimits, the user switch (`user`: after the mounts, which need
+	 *     root; permitted capabilities kept for 3), env, session and
+	 *     parent death (after the uid change, which clears PDEATHSIG),
+	 *     inherited descriptors, cwd (as the final user);
 	 *  3. capabilities dropped — the bounding set and securebits need
 	 *     CAP_SETPCAP, so before no_new_privs locks things down;
 	 *  4. no_new_privs (in caps_apply): required by restrict_self;
@@ -244,7 +247,8 @@ int main(int argc, char **argv)
 	 *  7. execve: PATH lookup on the final environment. */
 	if (landlock_prepare(&r, &err) ||
 	    seccomp_prepare(&r, &err) || proc_rlimits(&r, &err) ||
-	    proc_env(&r, &err) || proc_session(&r, &err) || proc_fds(&r, &err) ||
+	    user_switch(&r, &err) || proc_env(&r, &err) ||
+	    proc_session(&r, &err) || proc_fds(&r, &err) ||
 	    proc_cwd(&r, &err) || caps_apply(&r, &err) ||
 	    landlock_apply(&r, &err) || seccomp_apply(&r, &err))
 		return fail(&err);

@@ -216,13 +216,15 @@ int ns_mounts(struct run *r, struct sb_err *err)
 		keepfd[i] = -1;
 		if (m->op == MNT_OCCUPY) {
 			/* A placeholder on disk: a mount needs an existing name.
-			 * Owned by the running uid, empty, mode 0000. */
-			int f = open(m->path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0);
+			 * Owned by the running uid, empty, ordinary modes: it is
+			 * harmless to whatever finds it outside later. */
+			int f = m->is_dir ? mkdir(m->path, 0755)
+					  : open(m->path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
 			if (f < 0 && errno != EEXIST) {
 				sb_fail(err, m->where, m->path, "cannot create the placeholder that keeps this name: %s", strerror(errno));
 				goto out;
 			}
-			if (f >= 0)
+			if (f > 0 && !m->is_dir)
 				close(f);
 		}
 		if (m->op == MNT_MASK_DIR || m->op == MNT_MASK_FILE || m->op == MNT_OCCUPY)
@@ -262,7 +264,8 @@ int ns_mounts(struct run *r, struct sb_err *err)
 		case MNT_MASK_FILE:
 		case MNT_OCCUPY:
 			what = "covering it";
-			t = sb_open_tree(mask, m->op == MNT_MASK_DIR ? "d" : "f", SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC);
+			t = sb_open_tree(mask, m->op == MNT_MASK_DIR || (m->op == MNT_OCCUPY && m->is_dir) ? "d" : "f",
+					 SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC);
 			if (t >= 0 && set_ro(t, false) < 0)
 				e = errno;
 			break;

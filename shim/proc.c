@@ -23,8 +23,24 @@ int proc_tmp_prepare(struct run *r, struct sb_err *err)
 	const char *t = r->prof->tmp;
 	if (!t)
 		return 0;
-	if (mkdir(t, 0700) < 0 && errno != EEXIST)
+	/* The command runs as the final user (`user`, resolved before). */
+	const struct user_rule *u = &r->prof->user;
+	uid_t owner = u->set ? u->uid : geteuid();
+	bool made = mkdir(t, 0700) == 0;
+	if (!made && errno != EEXIST)
 		return sb_fail(err, ".tmp", t, "cannot create it: %s", strerror(errno));
+	if (made && u->set) {
+		/* made by root for the user switched to below: hand it over
+		 * (O_NOFOLLOW: the name is not followed if swapped meanwhile) */
+		int fd = open(t, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 || fchown(fd, u->uid, u->gid) < 0) {
+			int e = errno;
+			if (fd >= 0)
+				close(fd);
+			return sb_fail(err, ".tmp", t, "cannot give it to uid %u: %s", (unsigned)u->uid, strerror(e));
+		}
+		close(fd);
+	}
 	struct stat st;
 	/* lstat: a symlink planted here could point the command's temporary
 	 * files anywhere; another owner or group/world write access would let
@@ -35,9 +51,9 @@ int proc_tmp_prepare(struct run *r, struct sb_err *err)
 		return sb_fail(err, ".tmp", t, "is a symbolic link; refusing it as a private temporary directory");
 	if (!S_ISDIR(st.st_mode))
 		return sb_fail(err, ".tmp", t, "is not a directory");
-	if (st.st_uid != geteuid())
+	if (st.st_uid != owner)
 		return sb_fail(err, ".tmp", t, "is owned by uid %u, not by uid %u running the command",
-			       (unsigned)st.st_uid, (unsigned)geteuid());
+			       (unsigned)st.st_uid, (unsigned)owner);
 	if (st.st_mode & 022)
 		return sb_fail(err, ".tmp", t, "is group or world writable (mode %04o); a private temporary directory must not be",
 			       (unsigned)(st.st_mode & 07777));

@@ -55,6 +55,14 @@ int ns_enter(struct run *r, struct sb_err *err);
  * mounted; errno in r->ns_errno) so the caller may plan without. */
 int ns_mounts(struct run *r, struct sb_err *err);
 
+/* shim/user.c: `user` (container entrypoints).  user_resolve() checks the
+ * shim runs as root and fills p->user's uid, gid and groups from the
+ * image's /etc/passwd and /etc/group (no NSS); it changes nothing, so
+ * --check runs it too.  user_switch() sets groups, gid and uid, keeping
+ * the permitted capabilities for caps_apply(). */
+int user_resolve(struct profile *p, const struct host *h, struct sb_err *err);
+int user_switch(struct run *r, struct sb_err *err);
+
 /* shim/landlock.c */
 int landlock_prepare(struct run *r, struct sb_err *err);
 int landlock_apply(struct run *r, struct sb_err *err);

@@ -43,6 +43,13 @@
  *   bpf                     bpf(BPF_MAP_CREATE) of a tiny array map
  *   bpf-badcmd              bpf() with an invalid command (EINVAL outside)
  *   getenv NAME             prints `set` or `unset` (not an errno)
+ *   rename SRC DST          rename(2)
+ *   listen-unix PATH        stream listener on pathname socket PATH; print
+ *                           ok, serve until stdin EOF
+ *   connect-unix PATH       connect a stream socket to pathname PATH
+ *   ioctl-ro PATH REQUEST   ioctl(open(PATH, O_RDONLY|O_NOCTTY), REQUEST,
+ *                           a 256-byte buffer): for read-only device nodes
+ *   tcp-bind PORT | udp-bind PORT  bind a TCP/UDP socket to 127.0.0.1:PORT
  *
  * A safety alarm ends every operation (listeners and block included)
  * after 120 s, so a broken test cannot hang forever. */
@@ -558,6 +565,45 @@ int main(int argc, char **argv)
 	if (!strcmp(op, "bpf") || !strcmp(op, "bpf-badcmd")) {
 		NEED(0);
 		return op_bpf(op[3] == '-');
+	}
+	if (!strcmp(op, "rename")) {
+		NEED(2);
+		return result(rename(a1, a2));
+	}
+	if (!strcmp(op, "listen-unix") || !strcmp(op, "connect-unix")) {
+		NEED(1);
+		struct sockaddr_un a;
+		memset(&a, 0, sizeof a);
+		a.sun_family = AF_UNIX;
+		if (strlen(a1) >= sizeof a.sun_path)
+			usage();
+		strcpy(a.sun_path, a1);
+		int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (s < 0)
+			return result(-1);
+		if (op[0] == 'c')
+			return result(connect(s, (struct sockaddr *)&a, sizeof a));
+		if (bind(s, (struct sockaddr *)&a, sizeof a) < 0 || listen(s, 16) < 0)
+			return result(-1);
+		result(0);
+		fflush(stdout);
+		bool l = true;
+		return serve(&s, &l, 1);
+	}
+	if (!strcmp(op, "ioctl-ro")) {
+		NEED(2);
+		/* big enough for any request the tests use (TCGETS: 60 bytes) */
+		char buf[256] = {0};
+		int fd = open(a1, O_RDONLY | O_NOCTTY);
+		if (fd < 0)
+			return result(-1);
+		return result((int)syscall(SYS_ioctl, fd, (unsigned long)strtoull(a2, NULL, 0), buf));
+	}
+	if (!strcmp(op, "tcp-bind") || !strcmp(op, "udp-bind")) {
+		NEED(1);
+		struct sockaddr_in a = loopback(number(a1));
+		int s = socket(AF_INET, op[0] == 't' ? SOCK_STREAM : SOCK_DGRAM, 0);
+		return result(s < 0 ? -1 : bind(s, (struct sockaddr *)&a, sizeof a));
 	}
 	if (!strcmp(op, "getenv")) {
 		NEED(1);

@@ -966,8 +966,9 @@ static void test_not_yet(void)
 {
 	struct host h = host_abi(9);
 	struct run r;
+	/* user: root and the ids are checked by shim/user.c before fit */
 	run_fit(&r, "{'user':{'uid':1000,'gid':1000}}", &h, &big_fs);
-	fit_refused(&r, "user", ".user", "is not available yet");
+	fit_ok(&r, "user: fit accepts it");
 	run_free(&r);
 	h.mounts = false;
 	h.mounts_errno = EPERM;
@@ -1025,6 +1026,11 @@ static const struct fent repo_tree[] = {
 	{"/r/.git/objects", FS_DIR, NULL, 0, 0},
 	{"/r/.git/hooks", FS_DIR, NULL, 0, 0},
 	{"/elsewhere", FS_DIR, NULL, 0, 0},
+	{"/r/.idea", FS_SYMLINK, "/r/tools/idea", 0, 0},
+	{"/r/tools", FS_DIR, NULL, 0, 0},
+	{"/r/tools/idea", FS_DIR, NULL, 0, 0},
+	{"/wt", FS_DIR, NULL, 0, 0},
+	{"/wt/.git", FS_FILE, NULL, 0, 0},
 	{NULL, FS_MISSING, NULL, 0, 0},
 };
 static struct fakefs repo_fs = {repo_tree, {0}};
@@ -1153,6 +1159,37 @@ static void test_carves(void)
 	if (fit_ok(&r, "mounts off"))
 		ok(r.pl.expansion && !r.pl.mount_ns, "mounts off: expansion even where mounts are possible");
 	run_free(&r);
+
+	/* symlinks, worktree .git files, placeholders, git dirs */
+	h.mounts = true;
+	run_fit(&r, "{'writable':['/r','/wt'],'protect':['.idea/','.git/hooks/','.vscode/','.envrc']}", &h, &repo_fs);
+	if (fit_ok(&r, "symlink targets and worktrees, mounts")) {
+		ok(mount_is(&r.pl, "/r/.idea", MNT_MASK_FILE) && mount_is(&r.pl, "/r/tools/idea", MNT_RO_BIND),
+		   "a protected symlink is covered and its target inside a writable tree bound read-only");
+		ok(mount_is(&r.pl, "/wt/.git", MNT_RO_BIND), "a worktree's .git file is bound read-only");
+		const struct mount_rule *v = mount_at(&r.pl, "/wt/.vscode"), *e = mount_at(&r.pl, "/wt/.envrc");
+		ok(v && v->op == MNT_OCCUPY && v->is_dir && e && e->op == MNT_OCCUPY && !e->is_dir,
+		   "placeholders: a directory for '.vscode/', a file for '.envrc'");
+	}
+	run_free(&r);
+	run_fit(&r, "{'writable':['/r/.git']}", &h, &repo_fs);
+	if (fit_ok(&r, "writable git dir"))
+		ok(mount_is(&r.pl, "/r/.git/hooks", MNT_RO_BIND) && mount_is(&r.pl, "/r/.git/config", MNT_RO_BIND) &&
+		   !mount_at(&r.pl, "/r/.git/.envrc") && !mount_at(&r.pl, "/r/.git/.git"),
+		   "a writable .git gets the .git names relative to its repository, no others");
+	run_free(&r);
+	h.mounts = false;
+	run_fit(&r, "{'writable':['/r','/wt'],'protect':['.idea/','.git/hooks/'],'unenforced':{'workspace_sockets':true}}", &h, &repo_fs);
+	if (fit_ok(&r, "symlink targets and worktrees, expansion")) {
+		ok(rule_access(&r.pl, "/r/tools/idea", ".writable[0]") == 0 &&
+		   find_rule(&r.pl, "/r/tools/idea", "read_only carve-out") != NULL,
+		   "the symlink's target loses its writable rule, stays readable");
+		ok(rule_access(&r.pl, "/wt/.git", ".writable[1]") == 0 &&
+		   find_rule(&r.pl, "/wt/.git", "read_only carve-out") != NULL,
+		   "a worktree's .git file loses its writable rule, stays readable");
+	}
+	run_free(&r);
+	h.mounts = true;
 
 	/* loopback */
 	run_fit(&r, "{'network':'loopback'}", &h, &repo_fs);

@@ -1,0 +1,3 @@
+module example.com/sandboxed
+
+go 1.19

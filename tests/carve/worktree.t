@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# A git linked worktree keeps working (issue 3), root and nobody, both carve
+# modes.  Main repository R, `git worktree add W2`; W2/.git is a FILE
+# ("gitdir: R/.git/worktrees/W2"), so the built-in protect names under
+# .git hit a non-directory on the way: that file must stay unwritable (it
+# decides which hooks and config git runs outside), as must R's hooks and
+# config.  Two profiles that list the per-worktree git dir:
+#   inside:  writable [W2, R/.git/worktrees/W2, R]   (R writable too)
+#   outside: writable [W2, R/.git/worktrees/W2, R/.git/objects,
+#            R/.git/refs, R/.git/logs]               (R itself not)
+# (git add needs the common object store, so the per-worktree git dir alone
+# is never enough.)  git add and commit inside W2 succeed in both modes:
+# a writable tree inside a .git only gets the .git protect names relative
+# to its repository.
+. "$(dirname "$0")/common.sh"
+
+for who in $USERS; do
+	for mode in $MODES; do
+		mode_guard "$who" "$mode" || continue
+		mk=$(mode_keys "$mode")
+		for layout in inside outside; do
+			t=$who/$mode/$layout
+			top=$(mkws "$who" "wt-$mode-$layout")
+			R=$top/R W=$top/W2 G=$top/R/.git/worktrees/W2
+			mkrepo "$who" "$R"
+			gitas "$who" "$R" worktree add -q "$W" 2>"$T/err"
+			check "$t: control: W2/.git is a gitdir file" "gitdir: $G" "$(cat "$W/.git" 2>&1)"
+			echo two | as "$who" tee "$W/two.txt" >/dev/null
+			as "$who" cp "$W/two.txt" "$W/three.txt"
+			gitas "$who" "$W" add two.txt && gitas "$who" "$W" commit -q -m outside
+			check "$t: control: git commit in W2 works outside" outside "$(gitas "$who" "$W" log -1 --format=%s 2>&1)"
+			expect "$t: control: W2/.git is writable outside" ok "$(outside "$who" append "$W/.git" "")"
+			if [ $layout = inside ]; then
+				w="\"$W\",\"$G\",\"$R\""
+			else
+				w="\"$W\",\"$G\",\"$R/.git/objects\",\"$R/.git/refs\",\"$R/.git/logs\""
+			fi
+			p="{$mk\"writable\":[$w],$(gitenv "$W")}"
+			check "$t: the plan carves by $mode" "$mode" "$(carve_of "$who" "$p")"
+			if [ "$mode" = mounts ]; then E=EROFS; else E=EACCES; fi
+			gitfile=$(md5sum <"$W/.git")
+
+			sbsh "$who" "$p" "cd '$W' && git status --porcelain >/dev/null && echo status-ok"
+			expect "$t: git status in W2 works" status-ok "$out"
+			sbsh "$who" "$p" "cd '$W' && git add three.txt && git commit -q -m inside && git log -1 --format=%s"
+			# A writable tree inside a .git gets only the .git names
+			# relative to its repository (none fall inside W2's git
+			# dir), so git works there in both modes.
+			expect "$t: git add and git commit in W2 work" inside "$out"
+			check "$t: ... the commit is there outside" inside "$(gitas "$who" "$W" log -1 --format=%s 2>&1)"
+			check "$t: ... no placeholder was put inside the per-worktree git dir" "" \
+				"$(ls -A "$G" | grep -E '^\.(bashrc|envrc|vscode|git)$')"
+
+			# W2/.git: overwritten, it would point git outside at
+			# hooks and config of the command's choosing.
+			expect "$t: W2/.git (the gitdir file) cannot be written" "$E" "$(op "$who" "$p" append "$W/.git" "")"
+			sbsh "$who" "$p" "cd '$W' && echo 'gitdir: $top/decoy' > .git"
+			check "$t: ... nor replaced through the shell" "$gitfile" "$(md5sum <"$W/.git")"
+			if [ $layout = inside ]; then RE=$E; else RE=EACCES; fi
+			expect "$t: R/.git/config cannot be written" "$RE" "$(op "$who" "$p" append "$R/.git/config" "# sbtest")"
+			expect "$t: R/.git/hooks/pre-commit cannot be created" "$RE" "$(op "$who" "$p" create "$R/.git/hooks/pre-commit")"
+			check "$t: W2 still works outside afterwards" "gitdir: $G" "$(head -n1 "$W/.git")"
+		done
+	done
+done
+
+done_testing

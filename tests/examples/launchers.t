@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# examples/{python,node,go}: each launcher builds a profile, hands it to
+# __sandbox on a pipe (fd:N, never argv), starts a small stdio server under
+# it, and turns the shim's refusal (125) into an error its caller sees.
+# Run as root and as uid 65534; Go is skipped (with the reason) when no Go
+# toolchain is installed (scripts/setup installs golang-go).
+. "$(dirname "$0")/../lib.sh"
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+EX=$T/examples
+cp -r "$REPO/examples" "$EX"
+chmod -R a+rX "$EX"
+
+# The server: one request line in, one reply out; it writes the request
+# into the workspace, tries a secret outside it, and exits 3 (passed on).
+SERVER='import sys
+ws, secret = sys.argv[1], sys.argv[2]
+req = sys.stdin.readline().strip()
+open(ws + "/log", "a").write(req + "\n")
+try:
+    open(secret).read()
+    leak = "secret READ"
+except OSError as e:
+    leak = "secret refused (%s)" % e.__class__.__name__
+print("reply to %s; %s" % (req, leak), flush=True)
+sys.exit(3)'
+
+launchers=("python:/usr/bin/python3 $EX/python/sandboxed.py" "node:/usr/bin/node $EX/node/sandboxed.js")
+GO=$(command -v go || true)
+if [ -n "$GO" ]; then
+	mkdir -p "$T/go"
+	if (cd "$EX/go" && HOME=$T/go GOCACHE=$T/go/cache GOPATH=$T/go/path GOPROXY=off GOFLAGS=-mod=mod \
+	    "$GO" build -o "$T/bin/sandboxed-go" . 2>"$T/go/err"); then
+		ok "go: the launcher builds"
+		launchers+=("go:$T/bin/sandboxed-go")
+	else
+		not_ok "go: the launcher builds"
+		diag "$(cat "$T/go/err")"
+	fi
+else
+	skip "go: no Go toolchain installed (apt-get install golang-go; scripts/setup does)"
+fi
+
+# A stand-in for __sandbox that records the argv and the descriptors it
+# got, then execs the real one (descriptors stay open across exec).
+cat >"$T/bin/record-sandbox" <<EOF
+#!/bin/sh
+printf '%s\n' "\$@" > "\$RECORD.argv"
+ls /proc/\$\$/fd > "\$RECORD.fds"
+exec "$SB" "\$@"
+EOF
+chmod 755 "$T/bin/record-sandbox"
+
+secret=$T/secret-file
+echo "token-42" >"$secret"
+chmod 644 "$secret"
+
+for l in "${launchers[@]}"; do
+	name=${l%%:*}
+	cmd=${l#*:}
+	for who in $USERS; do
+		t="$name/$who"
+		ws=$(mkws "$who" "launch-$name")
+		out=$(echo "ping" | as "$who" env SANDBOX="$SB" $cmd "$ws" -- /usr/bin/python3 -c "$SERVER" "$ws" "$secret" 2>"$T/err"); rc=$?
+		check "$t: the server answers, its exit status comes back" "3 reply to ping; secret refused (PermissionError)" "$rc $out"
+		check "$t: the server wrote in the workspace" "ping" "$(cat "$ws/log" 2>&1)"
+		check "$t: nothing but notices on stderr" "" "$(grep -v '^__sandbox: notice: ' "$T/err")"
+
+		# the profile arrives on a descriptor, never in argv
+		rec=$T/rec-$name-$who
+		touch "$rec.argv" "$rec.fds" && chmod 666 "$rec.argv" "$rec.fds"
+		out=$(echo "x" | as "$who" env SANDBOX="$T/bin/record-sandbox" RECORD="$rec" $cmd "$ws" -- /usr/bin/python3 -c "$SERVER" "$ws" "$secret" 2>/dev/null); rc=$?
+		check "$t: through the recording stand-in it still runs" "3" "$rc"
+		argv=$(cat "$rec.argv")
+		fdn=$(head -n1 "$rec.argv" | sed -n 's/^fd:\([0-9]*\)$/\1/p')
+		check "$t: argv is fd:N -- COMMAND..., no JSON in it" "yes no" \
+			"$([ -n "$fdn" ] && [ "$(sed -n 2p "$rec.argv")" = "--" ] && echo yes) $(printf '%s' "$argv" | grep -q '[{}]' && echo yes || echo no)"
+		check "$t: descriptor $fdn was open in the shim" "yes" "$(grep -qx "$fdn" "$rec.fds" && echo yes)"
+
+		# refusal: surfaced as the shim's own line, status 125
+		out=$(as "$who" env SANDBOX="$SB" $cmd "$T/no-such-workspace" -- /usr/bin/true 2>&1 </dev/null); rc=$?
+		check "$t: a refusal comes back as 125" 125 "$rc"
+		check_match "$t: ... with the shim's message" \
+			"the sandbox refused to start /usr/bin/true: __sandbox: profile \.writable\[0\] \"$T/no-such-workspace\": No such file or directory" "$out"
+		# a command exiting 125 by itself is not a refusal
+		out=$(as "$who" env SANDBOX="$SB" $cmd "$ws" -- /bin/sh -c 'exit 125' 2>&1 </dev/null); rc=$?
+		check "$t: the command's own 125 is not reported as a refusal" "125 " "$rc $(printf '%s' "$out" | grep -v '^__sandbox: notice: ' | grep refused)"
+	done
+done
+
+# the library form, as the README shows it: a Python and a Node parent
+# speaking to a line server on its stdin/stdout
+for who in $USERS; do
+	ws=$(mkws "$who" lib)
+	out=$(cd "$EX/python" && as "$who" env SANDBOX="$SB" /usr/bin/python3 -c '
+import subprocess, sys
+from sandboxed import spawn, wait, SandboxRefused
+ws = sys.argv[1]
+p = spawn({"writable": [ws]}, ["/bin/sh", "-c", "read l; echo got $l; echo $l > \"$0\"/f", ws],
+          stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+out, _ = p.communicate(b"hi\n")
+print(out.decode().strip(), wait(p))
+try:
+    wait(spawn({"writable": ["/nonexistent"]}, ["true"]))
+except SandboxRefused as e:
+    print("refused:", e)
+' "$ws" 2>/dev/null)
+	check "$who: python library: request, reply, exit status, refusal" \
+		"got hi 0 refused: __sandbox: profile .writable[0] \"/nonexistent\": No such file or directory" "$(echo $out)"
+	out=$(cd "$EX/node" && as "$who" env SANDBOX="$SB" /usr/bin/node -e '
+const { spawnSandboxed, SandboxRefused } = require("./sandboxed");
+const ws = process.argv[1];
+(async () => {
+  const c = spawnSandboxed({ writable: [ws] }, ["/bin/sh", "-c", "read l; echo got $l", ws]);
+  let out = ""; c.stdout.on("data", (d) => out += d);
+  c.stdin.end("hi\n");
+  const { code } = await c.done;
+  console.log(out.trim(), code);
+  try { await spawnSandboxed({ writable: ["/nonexistent"] }, ["true"]).done; }
+  catch (e) { console.log(e instanceof SandboxRefused ? "refused:" : "other:", e.message); }
+})();' "$ws" 2>/dev/null)
+	check "$who: node library: request, reply, exit status, refusal" \
+		"got hi 0 refused: __sandbox: profile .writable[0] \"/nonexistent\": No such file or directory" "$(echo $out)"
+done
+done_testing

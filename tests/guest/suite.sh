@@ -1,0 +1,692 @@
+#!/bin/sh
+# tests/guest/suite.sh BINDIR — the kernel-matrix suite: escape and
+# behaviour tests of __sandbox for busybox sh, with expectations that
+# depend on the Landlock ABI the running kernel reports (`__sandbox
+# --probe`).  Run as root, inside a qemu guest (tests/guest/init) or
+# natively (scripts/kernel-matrix); every test runs as root and as uid
+# 65534 (through setuid-exec).  Prints TAP on stdout.
+#
+# BINDIR holds static programs only: __sandbox, try-syscall (one syscall,
+# prints ok or the errno name), setuid-exec and busybox.
+#
+# For every ABI-dependent part the suite checks the one outcome the
+# contract allows on this kernel: enforced (the escape fails, its control
+# succeeds), or refused with the exact message naming the part, the ABI and
+# the unenforced key; and with that key, run with a notice naming what was
+# left out — the escape then succeeds, and the test says so (documented,
+# not hidden).  Lines "# matrix: FEATURE | CELL" feed the kernel × feature
+# table (doc/kernel-matrix.md) that scripts/kernel-matrix writes.
+set -u
+B=${1:?usage: suite.sh BINDIR}
+SB=$B/__sandbox
+TRY=$B/try-syscall
+SU=$B/setuid-exec
+BB=$B/busybox
+NOBODY=65534
+for f in "$SB" "$TRY" "$SU" "$BB"; do
+	if [ ! -x "$f" ]; then
+		echo "Bail out! $f is missing"
+		exit 1
+	fi
+done
+if [ "$(id -u)" != 0 ]; then
+	echo "Bail out! the suite runs as root (it tests root and uid $NOBODY)"
+	exit 1
+fi
+# Scratch space outside /tmp and /run: below Landlock ABI 9 those are
+# replaced by empty views in the sandbox's mount namespace, which would
+# turn the filesystem tests' EACCES into ENOENT.
+W=$(mktemp -d "${SBG_BASE:-/var/tmp}/sbg.XXXXXX") || { echo "Bail out! mktemp"; exit 1; }
+chmod 755 "$W"
+BGPIDS=
+cleanup() {
+	for p in $BGPIDS; do kill "$p" 2>/dev/null; done
+	rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# ---- TAP ----------------------------------------------------------------
+N=0
+FAILED=0
+ok() { N=$((N + 1)); echo "ok $N - $*"; }
+not_ok() { N=$((N + 1)); FAILED=$((FAILED + 1)); echo "not ok $N - $*"; }
+skip() { N=$((N + 1)); echo "ok $N # SKIP $*"; }
+diag() { for l in "$@"; do printf '# %s\n' "$l"; done; }
+# check NAME EXPECTED ACTUAL — the last stderr of the shim on a mismatch
+check() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diag "expected: $2" "got: $3"
+		[ -s "$W/err" ] && diag "stderr: $(cat "$W/err")"
+	fi
+	return 0
+}
+# check_prefix NAME PREFIX ACTUAL — ACTUAL starts with PREFIX
+check_prefix() {
+	case $3 in
+	"$2"*) ok "$1" ;;
+	*) not_ok "$1"; diag "expected to start with: $2" "got: $3" ;;
+	esac
+}
+# matrix FEATURE CELL — one cell of the kernel × feature table; a test
+# of the feature failed since `section` (the start of its function): the
+# cell says so.
+SEC_FAILED=0
+section() { SEC_FAILED=$FAILED; }
+matrix() {
+	if [ "$FAILED" -gt "$SEC_FAILED" ]; then
+		echo "# matrix: $1 | $2 (TESTS FAILED)"
+	else
+		echo "# matrix: $1 | $2"
+	fi
+}
+
+# ---- running things -------------------------------------------------------
+# as WHO CMD... — run CMD as root or as uid 65534 (groups cleared)
+as() {
+	who=$1
+	shift
+	if [ "$who" = nobody ]; then "$SU" $NOBODY $NOBODY "$@"; else "$@"; fi
+}
+# as_exec WHO CMD... — the same, replacing the current (sub)shell
+as_exec() {
+	who=$1
+	shift
+	if [ "$who" = nobody ]; then exec "$SU" $NOBODY $NOBODY "$@"; else exec "$@"; fi
+}
+
+# The unenforced flags every ordinary profile of this suite carries so it
+# runs on any ABI; on a kernel that can enforce a part, its flag changes
+# nothing (checked by the feature tests below).
+UNF='"unenforced":{"workspace_sockets":true,"signal_scope":true,"truncate":true}'
+
+# inside WHO KEYS OP [ARG...] — try-syscall OP in the sandbox with profile
+# {UNF,KEYS}; prints its one line, the shim's stderr in $W/err.
+inside() {
+	who=$1 keys=$2
+	shift 2
+	as "$who" "$SB" "{$UNF${keys:+,$keys}}" -- "$TRY" "$@" 2>"$W/err"
+}
+# raw WHO PROFILE OP [ARG...] — the same with the profile as given, run
+# as a statement (not in $(...)): the exit status in $RC, stdout in $OUT.
+raw() {
+	who=$1 prof=$2
+	shift 2
+	as "$who" "$SB" "$prof" -- "$TRY" "$@" >"$W/out" 2>"$W/err"
+	RC=$?
+	OUT=$(cat "$W/out")
+}
+# outside WHO OP [ARG...] — the same attempt without the sandbox (control)
+outside() {
+	who=$1
+	shift
+	as "$who" "$TRY" "$@" 2>"$W/err"
+}
+# under_sh WHO CMD... — CMD as the child of a dedicated sh owned by WHO,
+# the "parent" a test attacks
+under_sh() {
+	who=$1
+	shift
+	as "$who" "$BB" sh -c '"$@"; exit $?' sh "$@"
+}
+# errline — the shim's one non-notice stderr line
+errline() { grep -v '^__sandbox: notice: ' "$W/err" | head -n 1; }
+# has_notice TEXT — true if a notice line contains TEXT
+has_notice() { grep -F -- "__sandbox: notice: $1" "$W/err" >/dev/null; }
+# check_notice NAME TEXT
+check_notice() {
+	if has_notice "$2"; then ok "$1"; else not_ok "$1"; diag "expected a notice containing: $2" "stderr: $(cat "$W/err")"; fi
+}
+
+# bg_start FD NAME WHO CMD... — start CMD as WHO in the background, its
+# stdin on a fifo held open on descriptor FD, and read its first (ready)
+# line into BG_LINE; its pid is BG_PID.  bg_stop FD closes the fifo,
+# which ends try-syscall's listeners.
+bg_start() {
+	fd=$1 name=$2 who=$3
+	shift 3
+	mkfifo "$W/$name.in" "$W/$name.out"
+	(as_exec "$who" "$@") <"$W/$name.in" >"$W/$name.out" 2>"$W/$name.err" &
+	BG_PID=$!
+	BGPIDS="$BGPIDS $BG_PID"
+	eval "exec $fd>\"\$W/\$name.in\"; BGP_$fd=\$BG_PID"
+	BG_LINE=
+	read -r BG_LINE <"$W/$name.out"
+}
+# (later children inherit the fifo too, so the process is also killed)
+bg_stop() { eval "exec $1>&-; kill \$BGP_$1 2>/dev/null"; }
+
+# mkws WHO NAME — a fresh directory owned by WHO
+mkws() {
+	d=$W/$1-$2
+	mkdir -p "$d"
+	[ "$1" = nobody ] && chown $NOBODY:$NOBODY "$d"
+	echo "$d"
+}
+
+# ---- the kernel ----------------------------------------------------------
+PROBE=$("$SB" --probe)
+ABI=$(echo "$PROBE" | sed -n 's/^ *"abi": \([0-9]*\),*$/\1/p' | head -n 1)
+ABI=${ABI:-0}
+STATUS=$(echo "$PROBE" | sed -n 's/^ *"status": "\(.*\)",*$/\1/p' | head -n 1)
+# Landlock's own errno: the "errno" member right after its "status"
+LLERR=$(echo "$PROBE" | awk '/"status":/ { s = 1; next } s { if ($1 == "\"errno\":" && $2 ~ /^"/) { gsub(/[",]/, "", $2); print $2 } exit }')
+[ -n "$LLERR" ] && STATUS="$STATUS ($LLERR)"
+# mount namespaces (carve-outs, socket views) for WHO: yes or no
+mounts_for() {
+	as "$1" "$SB" --probe | awk '/"mount": \{/ { m = 1 } m && /"available":/ { print ($2 ~ /true/) ? "yes" : "no"; exit }'
+}
+MNT_root=$(mounts_for root)
+MNT_nobody=$(mounts_for nobody)
+KREL=$(uname -r)
+diag "kernel $KREL: Landlock ABI $ABI ($STATUS); mount namespaces: root $MNT_root, uid $NOBODY $MNT_nobody"
+echo "# matrix-kernel: $KREL | $ABI | $STATUS"
+HAVE="this kernel has $ABI"
+
+# ---- shared fixtures ------------------------------------------------------
+# A copy of /dev/null outside /dev, in a tree that is only readable: the
+# one way a device node is reachable other than through `devices`.
+mkdir -p "$W/devs"
+if mknod "$W/devs/null" c 1 3 2>/dev/null && chmod 666 "$W/devs/null"; then HAVE_NODE=yes; else HAVE_NODE=no; fi
+# A file only its owner (uid 1234) may read: root needs CAP_DAC_OVERRIDE.
+echo private >"$W/private"
+chown 1234:1234 "$W/private"
+chmod 600 "$W/private"
+# A pathname socket outside every writable tree, and one under /tmp (a
+# directory the views of ABI < 9 cover).
+mkdir -p "$W/sockdir"
+TMPSOCKDIR=$(mktemp -d /tmp/sbg-sock.XXXXXX)
+chmod 755 "$TMPSOCKDIR"
+BGPIDS="$BGPIDS"
+umask 000
+bg_start 4 sock root "$TRY" listen-unix "$W/sockdir/s"
+check "fixture: a pathname socket listener outside the writable trees" ok "$BG_LINE"
+bg_start 5 tmpsock root "$TRY" listen-unix "$TMPSOCKDIR/s"
+check "fixture: a pathname socket listener under /tmp" ok "$BG_LINE"
+umask 022
+# Two TCP listeners and two UDP sockets on 127.0.0.1.
+bg_start 6 inet1 root "$TRY" listen-inet
+set -- $BG_LINE
+TCP1=${1:-0} UDP1=${2:-0}
+bg_start 7 inet2 root "$TRY" listen-inet
+set -- $BG_LINE
+TCP2=${1:-0} UDP2=${2:-0}
+if [ "$TCP1" -gt 0 ] && [ "$TCP2" -gt 0 ] 2>/dev/null; then
+	ok "fixture: TCP listeners on 127.0.0.1 ports $TCP1 and $TCP2, UDP $UDP1 and $UDP2"
+else
+	not_ok "fixture: TCP listeners on 127.0.0.1"
+	diag "got: $TCP1 $TCP2 ($(cat "$W/inet1.err" "$W/inet2.err"))"
+fi
+# An abstract unix socket created outside any sandbox.
+ABSNAME=sbg-$$-abs
+bg_start 8 abs root "$TRY" listen-abstract "$ABSNAME"
+check "fixture: an abstract unix socket listener" ok "$BG_LINE"
+
+# ---- no Landlock at all (booted without it in lsm=) -----------------------
+no_landlock() {
+	section
+	why="Landlock is built into this kernel but disabled at boot (add landlock to the lsm= boot parameter)"
+	[ "$STATUS" = "disabled (EOPNOTSUPP)" ] ||
+		why="this kernel has no Landlock (needs Linux 5.13 or later built with CONFIG_SECURITY_LANDLOCK)"
+	for who in root nobody; do
+		ws=$(mkws "$who" nl-ws)
+		echo secret >"$W/nl-secret"
+		chmod 644 "$W/nl-secret"
+		prof="{\"writable\":[\"$ws\"]}"
+		raw "$who" "$prof" open-read "$W/nl-secret"
+		out=$OUT
+		check "$who: without Landlock a profile is refused (exit 125)" 125 "$RC"
+		check "$who: ... with one line naming why and best_effort" \
+			"__sandbox: $why; refusing to run unconfined (set best_effort to run without it)" "$(errline)"
+		check "$who: ... and the command did not run" "" "$out"
+		prof="{\"writable\":[\"$ws\"],\"best_effort\":true}"
+		raw "$who" "$prof" open-read "$W/nl-secret"
+		check "$who: with best_effort it runs; nothing restricts reading files (documented)" ok "$OUT"
+		check_notice "$who: ... and a notice names Landlock as left out" \
+			"left out: Landlock: $why (allowed by .best_effort)"
+		raw "$who" "$prof" bpf-badcmd
+		check "$who: ... seccomp still refuses bpf" EPERM "$OUT"
+		raw "$who" "$prof" unshare-user
+		check "$who: ... and user namespaces" EPERM "$OUT"
+		check "$who: control: bpf with an invalid command answers EINVAL outside" EINVAL "$(outside "$who" bpf-badcmd)"
+	done
+	matrix "Landlock (every filesystem, network and scope rule)" "refused; left out with notice (best_effort)"
+	matrix "seccomp default filter" enforced
+}
+
+# ---- filesystem (every ABI) ------------------------------------------------
+filesystem() {
+	section
+	who=$1
+	ws=$(mkws "$who" ws)
+	out=$(mkws "$who" out)
+	sec=$(mkws "$who" secret)
+	echo secret >"$sec/secret.txt"
+	chmod 644 "$sec/secret.txt"
+	ln -s "$sec/secret.txt" "$ws/link-to-secret"
+	echo old >"$out/existing"
+	[ "$who" = nobody ] && chown $NOBODY:$NOBODY "$out/existing"
+	narrow="\"readable\":[\"$B\"],\"writable\":[\"$ws\"]"
+	check "$who: control: a file is readable outside the sandbox" ok "$(outside "$who" open-read "$sec/secret.txt")"
+	check "$who: reading it outside every granted tree is refused" EACCES \
+		"$(inside "$who" "$narrow" open-read "$sec/secret.txt")"
+	check "$who: ... also through .. from a granted tree" EACCES \
+		"$(inside "$who" "$narrow" open-read "$ws/../$who-secret/secret.txt")"
+	check "$who: ... also through a symlink in the workspace" EACCES \
+		"$(inside "$who" "$narrow" open-read "$ws/link-to-secret")"
+	check "$who: control: it is readable once its tree is" ok \
+		"$(inside "$who" "\"readable\":[\"$B\",\"$sec\"],\"writable\":[\"$ws\"]" open-read "$sec/secret.txt")"
+	ro="\"writable\":[\"$ws\"]"
+	check "$who: creating a file outside the writable trees is refused" EACCES "$(inside "$who" "$ro" open-write "$out/new")"
+	check "$who: ... and nothing was created" no "$([ -e "$out/new" ] && echo yes || echo no)"
+	check "$who: writing an existing file there is refused" EACCES "$(inside "$who" "$ro" open-write "$out/existing")"
+	check "$who: removing it is refused" EACCES "$(inside "$who" "$ro" unlink "$out/existing")"
+	check "$who: creating a directory there is refused" EACCES "$(inside "$who" "$ro" mkdir "$out/d")"
+	check "$who: ... and the file is intact" old "$(cat "$out/existing")"
+	check "$who: control: the same write works outside" ok "$(outside "$who" open-write "$out/existing")"
+	check "$who: control: creating a file in the workspace works" ok "$(inside "$who" "$ro" open-write "$ws/new")"
+	check "$who: control: creating a directory in the workspace works" ok "$(inside "$who" "$ro" mkdir "$ws/d1")"
+	matrix "filesystem rules (read, write, create, remove)" enforced
+
+	# refer (ABI 2): moving between directories inside the workspace works,
+	# moving out of it does not.
+	mkdir -p "$ws/d2"
+	[ "$who" = nobody ] && chown $NOBODY:$NOBODY "$ws/d2"
+	check "$who: renaming a file into another directory of the workspace works (refer)" ok \
+		"$(inside "$who" "$ro" rename "$ws/new" "$ws/d2/moved")"
+	check "$who: moving a file out of the workspace is refused" EACCES \
+		"$(inside "$who" "$ro" rename "$ws/d2/moved" "$out/moved")"
+	check "$who: ... and it stayed" yes "$([ -e "$ws/d2/moved" ] && echo yes || echo no)"
+	matrix "cross-directory rename and link (refer)" enforced
+
+	# executable trees: a program copied into the workspace, run with
+	# `executable` narrowed to BINDIR, is refused by the shim (126).
+	cp "$TRY" "$ws/try-copy"
+	chmod 755 "$ws/try-copy"
+	as "$who" "$SB" "{$UNF,$ro,\"executable\":[\"$B\"]}" -- "$ws/try-copy" getenv X >"$W/out" 2>"$W/err"
+	check "$who: a program outside the executable trees is refused (exit 126)" 126 "$?"
+	check_prefix "$who: ... naming .executable" \
+		"__sandbox: profile .executable \"$ws/try-copy\": cannot execute: the file is not inside the profile's executable trees" \
+		"$(errline)"
+	check "$who: control: it runs when the workspace is executable (the default)" unset \
+		"$(as "$who" "$SB" "{$UNF,$ro}" -- "$ws/try-copy" getenv X 2>"$W/err")"
+
+	# devices: only the `devices` list reaches /dev
+	check "$who: control: /dev/null is writable inside (a default device)" ok "$(inside "$who" "$ro" open-write /dev/null)"
+	if [ "$who" = root ]; then
+		# (writes one "x" line to the kernel log)
+		check "root: control: /dev/kmsg is writable outside" ok "$(outside root open-write /dev/kmsg)"
+		check "root: /dev/kmsg (not in devices) is refused through the readable /" EACCES \
+			"$(inside root "$ro" open-write /dev/kmsg)"
+	fi
+}
+
+# ---- process: capabilities, no_new_privs, stdout, exit codes ---------------
+process() {
+	section
+	who=$1
+	ws=$(mkws "$who" ws)
+	ro="\"writable\":[\"$ws\"]"
+	if [ "$who" = root ]; then
+		check "root: control: root reads another user's 0600 file outside (CAP_DAC_OVERRIDE)" ok \
+			"$(outside root open-read "$W/private")"
+		check "root: inside, every capability is dropped: the same read is refused" EACCES \
+			"$(inside root "$ro" open-read "$W/private")"
+	fi
+	st=$(as "$who" "$SB" "{$UNF,$ro}" -- "$BB" grep -E '^(CapEff|CapBnd|CapAmb|NoNewPrivs):' /proc/self/status 2>"$W/err" | tr '\t' ' ')
+	check "$who: effective, bounding and ambient sets are empty; no_new_privs is set" \
+		"CapEff: 0000000000000000 CapBnd: 0000000000000000 CapAmb: 0000000000000000 NoNewPrivs: 1" \
+		"$(echo $st)"
+	matrix "capabilities dropped, no_new_privs" enforced
+	check "$who: the shim writes nothing to stdout" hello \
+		"$(as "$who" "$SB" "{$UNF,$ro}" -- "$BB" echo hello 2>"$W/err")"
+	as "$who" "$SB" "{$UNF,$ro}" -- /nonexistent/cmd >/dev/null 2>"$W/err"
+	check "$who: a missing command exits 127" 127 "$?"
+	as "$who" "$SB" '{"foo":1}' -- "$BB" true >/dev/null 2>"$W/err"
+	check "$who: a bad profile exits 125" 125 "$?"
+	check "$who: ... naming the key" "__sandbox: profile .foo: unknown key" "$(errline)"
+	check "$who: the command's exit status is passed through" 7 \
+		"$(as "$who" "$SB" "{$UNF,$ro}" -- "$BB" sh -c 'exit 7' 2>"$W/err"; echo $?)"
+}
+
+# ---- seccomp (every ABI) ----------------------------------------------------
+syscalls() {
+	section
+	who=$1
+	if [ "$who" = root ]; then
+		mkdir -p "$W/mnt"
+		check "root: control: mount works outside" ok "$(outside root mount "$W/mnt")"
+		check "root: mount is refused" EPERM "$(inside root "" mount "$W/mnt")"
+		check "root: fsopen (new mount API) is refused" EPERM "$(inside root "" fsopen)"
+		o=$(outside root tiocsti /dev/ptmx)
+		if [ "$o" = ok ]; then
+			ok "root: control: TIOCSTI works outside (CAP_SYS_ADMIN)"
+			check "root: TIOCSTI is refused" EPERM "$(inside root "" tiocsti /dev/ptmx)"
+			check "root: ... also with the request's high bits set" EPERM "$(inside root "" tiocsti-high /dev/ptmx)"
+		else
+			skip "root: TIOCSTI answers $o outside already (dev.tty.legacy_tiocsti): nothing to compare"
+		fi
+	fi
+	for op in unshare-user clone-newuser io_uring_setup clone3; do
+		o=$(outside "$who" $op)
+		exp=EPERM
+		case $op in io_uring_setup | clone3) exp=ENOSYS ;; esac
+		if [ "$o" = ok ]; then ok "$who: control: $op works outside"; else skip "$who: $op answers $o outside already (kernel setting): the check below is not paired"; fi
+		check "$who: $op is refused ($exp)" $exp "$(inside "$who" "" $op)"
+	done
+	check "$who: control: bpf with an invalid command answers EINVAL outside" EINVAL "$(outside "$who" bpf-badcmd)"
+	check "$who: bpf is refused before the kernel looks" EPERM "$(inside "$who" "" bpf-badcmd)"
+	cur=$(cat /proc/self/personality)
+	other=$(printf '0x%x' $((0x$cur ^ 0x0040000)))
+	check "$who: control: personality($other) works outside" ok "$(outside "$who" personality "$other")"
+	check "$who: personality($other) is refused" EPERM "$(inside "$who" "" personality "$other")"
+	o=$(under_sh "$who" "$TRY" ptrace-attach ppid 2>&1)
+	if [ "$o" = ok ]; then ok "$who: control: PTRACE_ATTACH to the parent works outside"; else skip "$who: PTRACE_ATTACH to the parent answers $o outside already (Yama)"; fi
+	check "$who: PTRACE_ATTACH to the parent is refused" EPERM \
+		"$(under_sh "$who" "$SB" "{$UNF}" -- "$TRY" ptrace-attach ppid 2>&1 | tail -n 1)"
+	# network "off" (the default): no IP socket, unix and socketpair fine
+	check "$who: control: an IPv4 socket can be created outside" ok "$(outside "$who" socket AF_INET SOCK_STREAM 0)"
+	check "$who: network off: socket(AF_INET) is refused" EAFNOSUPPORT "$(inside "$who" "" socket AF_INET SOCK_STREAM 0)"
+	check "$who: network off: socket(AF_INET6, UDP) is refused" EAFNOSUPPORT "$(inside "$who" "" socket AF_INET6 SOCK_DGRAM 0)"
+	check "$who: network on: socket(AF_PACKET) is still refused" EAFNOSUPPORT \
+		"$(inside "$who" '"network":"on"' socket AF_PACKET SOCK_RAW 0)"
+	check "$who: socketpair works" ok "$(inside "$who" "" socketpair)"
+	check "$who: unix_sockets none refuses socket(AF_UNIX)" EAFNOSUPPORT \
+		"$(inside "$who" '"unix_sockets":"none"' socket AF_UNIX SOCK_STREAM 0)"
+	matrix "seccomp default filter" enforced
+}
+
+# ---- truncate (ABI 3) --------------------------------------------------------
+truncate_rule() {
+	section
+	who=$1
+	ws=$(mkws "$who" tr-ws)
+	out=$(mkws "$who" tr-out)
+	echo data >"$out/f"
+	[ "$who" = nobody ] && chown $NOBODY:$NOBODY "$out/f"
+	base="\"writable\":[\"$ws\"],\"unenforced\":{\"workspace_sockets\":true,\"signal_scope\":true"
+	if [ "$ABI" -ge 3 ]; then
+		raw "$who" "{$base}}" truncate "$out/f"
+		check "$who: truncating a file outside the writable trees is refused" EACCES "$OUT"
+		raw "$who" "{$base,\"truncate\":true}}" truncate "$out/f"
+		check "$who: ... with unenforced.truncate too (nothing left out on ABI $ABI)" EACCES "$OUT"
+		echo x >"$ws/f"
+		chmod 666 "$ws/f"
+		raw "$who" "{$base}}" truncate "$ws/f"
+		check "$who: control: truncating in the workspace works" ok "$OUT"
+		check "$who: control: the same truncate works outside" ok "$(outside "$who" truncate "$out/f")"
+		matrix "truncate" enforced
+	else
+		raw "$who" "{$base}}" truncate "$out/f"
+		out1=$OUT
+		check "$who: below ABI 3 a profile is refused (exit 125)" 125 "$RC"
+		check "$who: ... naming the truncate restriction, the ABI and unenforced.truncate" \
+			"__sandbox: profile .writable: truncate restriction (files outside writable trees can be truncated) needs Landlock ABI 3; $HAVE (to run without it, set unenforced.truncate)" \
+			"$(errline)"
+		check "$who: ... and nothing ran" "" "$out1"
+		raw "$who" "{$base,\"truncate\":true}}" truncate "$out/f"
+		check "$who: with unenforced.truncate it runs, and a file outside the writable trees CAN be truncated (documented)" ok "$OUT"
+		check_notice "$who: ... with a notice naming it" \
+			"left out: truncate restriction (files outside writable trees can be truncated): needs Landlock ABI 3; $HAVE (allowed by .unenforced.truncate)"
+		raw "$who" "{$base,\"truncate\":true}}" open-write "$out/f"
+		check "$who: ... while writing it is still refused" EACCES "$OUT"
+		matrix "truncate" "refused; left out with notice (unenforced.truncate)"
+	fi
+}
+
+# ---- TCP ports (ABI 4) ---------------------------------------------------------
+tcp_ports() {
+	section
+	who=$1
+	net="\"network\":\"on\",\"tcp_connect\":[$TCP1]"
+	check "$who: control: connecting to port $TCP2 works outside" ok "$(outside "$who" tcp-connect "$TCP2")"
+	if [ "$ABI" -ge 4 ]; then
+		check "$who: tcp_connect [$TCP1]: connecting to $TCP1 works" ok "$(inside "$who" "$net" tcp-connect "$TCP1")"
+		check "$who: tcp_connect [$TCP1]: connecting to $TCP2 is refused" EACCES "$(inside "$who" "$net" tcp-connect "$TCP2")"
+		check "$who: tcp_bind []: binding any port is refused" EACCES \
+			"$(inside "$who" '"network":"on","tcp_bind":[]' tcp-bind 0)"
+		check "$who: control: tcp_bind [0]: an ephemeral port works" ok \
+			"$(inside "$who" '"network":"on","tcp_bind":[0]' tcp-bind 0)"
+		check "$who: with TCP rules, TCP Fast Open (around connect) is refused" EPERM \
+			"$(inside "$who" "$net" sendto-fastopen "$TCP2")"
+		o=$(outside "$who" socket AF_INET SOCK_STREAM IPPROTO_MPTCP)
+		if [ "$o" = ok ]; then ok "$who: control: an MPTCP socket can be created outside"; else skip "$who: MPTCP answers $o outside already"; fi
+		check "$who: with TCP rules, MPTCP sockets are refused" EPROTONOSUPPORT \
+			"$(inside "$who" "$net" socket AF_INET SOCK_STREAM IPPROTO_MPTCP)"
+		matrix "TCP port rules (tcp_bind, tcp_connect)" enforced
+	else
+		raw "$who" "{$UNF,$net}" tcp-connect "$TCP2"
+		out1=$OUT
+		check "$who: below ABI 4 a profile with tcp_connect is refused (exit 125)" 125 "$RC"
+		check "$who: ... naming TCP port rules, the ABI and unenforced.tcp_ports" \
+			"__sandbox: profile .tcp_connect: TCP port rules needs Landlock ABI 4; $HAVE (to run without it, set unenforced.tcp_ports)" \
+			"$(errline)"
+		check "$who: ... and nothing ran" "" "$out1"
+		p="{\"unenforced\":{\"workspace_sockets\":true,\"signal_scope\":true,\"truncate\":true,\"tcp_ports\":true},$net}"
+		raw "$who" "$p" tcp-connect "$TCP2"
+		check "$who: with unenforced.tcp_ports it runs, and port $TCP2 CAN be reached (documented)" ok "$OUT"
+		check_notice "$who: ... with a notice naming it" \
+			"left out: TCP port rules: needs Landlock ABI 4; $HAVE (allowed by .unenforced.tcp_ports)"
+		matrix "TCP port rules (tcp_bind, tcp_connect)" "refused; left out with notice (unenforced.tcp_ports)"
+	fi
+}
+
+# ---- ioctl on device nodes (ABI 5) -----------------------------------------------
+ioctl_dev() {
+	section
+	who=$1
+	check "$who: control: a terminal ioctl on /dev/ptmx (a default device) works inside" ok \
+		"$(inside "$who" "" ioctl-ro /dev/ptmx 0x5401)"
+	if [ "$HAVE_NODE" != yes ]; then
+		skip "$who: no device node could be made outside /dev ($W is on a nodev filesystem?)"
+		return
+	fi
+	# TCGETS on a null device: the driver answers ENOTTY; Landlock's
+	# IOCTL_DEV check comes before the driver and answers EACCES.
+	check "$who: control: TCGETS on a copy of /dev/null in a readable tree reaches the driver outside" ENOTTY \
+		"$(outside "$who" ioctl-ro "$W/devs/null" 0x5401)"
+	if [ "$ABI" -ge 5 ]; then
+		check "$who: ... inside (readable, not a device), it is refused before the driver" EACCES \
+			"$(inside "$who" "" ioctl-ro "$W/devs/null" 0x5401)"
+		matrix "ioctl on device nodes outside devices" enforced
+	else
+		# Below ABI 5 Landlock cannot tell ioctls apart; only device nodes
+		# outside /dev are concerned (/dev itself is granted around).
+		check "$who: ... inside, below ABI 5, it still reaches the driver (ioctl is not restricted; documented)" ENOTTY \
+			"$(inside "$who" "" ioctl-ro "$W/devs/null" 0x5401)"
+		matrix "ioctl on device nodes outside devices" "not restricted (below ABI 5; /dev is still granted around)"
+	fi
+}
+
+# ---- signal scope (ABI 6) ------------------------------------------------------
+signal_scope() {
+	section
+	who=$1
+	ws=$(mkws "$who" sig-ws)
+	bg_start 9 "block-$who" "$who" "$TRY" block
+	victim=$BG_PID
+	check "$who: fixture: a process of the same user outside the sandbox" ok "$BG_LINE"
+	check "$who: control: kill(it, 0) works outside" ok "$(outside "$who" kill "$victim" 0)"
+	base="\"writable\":[\"$ws\"],\"unenforced\":{\"workspace_sockets\":true,\"truncate\":true"
+	raw "$who" "{$base,\"signal_scope\":true}}" raise
+	check "$who: raise() (a signal to itself) works" ok "$OUT"
+	if [ "$ABI" -ge 6 ]; then
+		raw "$who" "{$base}}" kill "$victim" 0
+		check "$who: kill(outside process, 0) is refused" EPERM "$OUT"
+		raw "$who" "{$base}}" kill "$victim" USR1
+		check "$who: kill(outside process, USR1) is refused" EPERM "$OUT"
+		raw "$who" "{$base}}" pidfd-kill "$victim" USR1
+		check "$who: ... also through pidfd_send_signal" EPERM "$OUT"
+		check "$who: kill(the parent, 0) is refused" EPERM \
+			"$(under_sh "$who" "$SB" "{$base}}" -- "$TRY" kill ppid 0 2>&1 | tail -n 1)"
+		raw "$who" "{$base},\"signals\":\"any\"}" kill "$victim" 0
+		check "$who: control: with signals \"any\" the kill works" ok "$OUT"
+		matrix "signal scope" enforced
+	else
+		raw "$who" "{$base}}" kill "$victim" 0
+		out1=$OUT
+		check "$who: below ABI 6 the default signals \"scoped\" is refused (exit 125)" 125 "$RC"
+		check "$who: ... naming the signal scope, the ABI and unenforced.signal_scope" \
+			"__sandbox: profile .signals: signal scope needs Landlock ABI 6; $HAVE (to run without it, set unenforced.signal_scope)" \
+			"$(errline)"
+		check "$who: ... and nothing ran" "" "$out1"
+		raw "$who" "{$base,\"signal_scope\":true}}" kill "$victim" 0
+		check "$who: with unenforced.signal_scope it runs, and kill(outside process) SUCCEEDS (documented)" ok "$OUT"
+		check_notice "$who: ... with a notice naming it" \
+			"left out: signal scope: needs Landlock ABI 6; $HAVE (allowed by .unenforced.signal_scope)"
+		matrix "signal scope" "refused; left out with notice (unenforced.signal_scope)"
+	fi
+	bg_stop 9
+}
+
+# ---- abstract unix socket scope (ABI 6) -------------------------------------------
+abstract_scope() {
+	section
+	who=$1
+	check "$who: control: connecting to the outside abstract socket works outside" ok \
+		"$(outside "$who" connect-abstract "$ABSNAME")"
+	base="\"signals\":\"any\",\"unenforced\":{\"truncate\":true"
+	if [ "$ABI" -ge 6 ]; then
+		raw "$who" "{$base}}" connect-abstract "$ABSNAME"
+		check "$who: connect to an abstract socket created outside is refused" EPERM "$OUT"
+		raw "$who" "{$base}}" sendto-abstract "$ABSNAME"
+		check "$who: sendto to it is refused" EPERM "$OUT"
+		raw "$who" "{$base},\"unix_sockets\":\"any\"}" connect-abstract "$ABSNAME"
+		check "$who: control: with unix_sockets \"any\" it works" ok "$OUT"
+		matrix "abstract unix socket scope" enforced
+	else
+		raw "$who" "{$base}}" connect-abstract "$ABSNAME"
+		out1=$OUT
+		check "$who: below ABI 6 the abstract socket scope is refused (exit 125)" 125 "$RC"
+		check "$who: ... naming it, the ABI and unenforced.workspace_sockets" \
+			"__sandbox: profile .unix_sockets: abstract unix socket scope needs Landlock ABI 6; $HAVE (to run without it, set unenforced.workspace_sockets)" \
+			"$(errline)"
+		check "$who: ... and nothing ran" "" "$out1"
+		raw "$who" "{$base,\"workspace_sockets\":true}}" connect-abstract "$ABSNAME"
+		check "$who: with unenforced.workspace_sockets it runs, and the outside socket CAN be reached (documented)" ok "$OUT"
+		check_notice "$who: ... with a notice naming it" \
+			"left out: abstract unix socket scope: needs Landlock ABI 6; $HAVE (allowed by .unenforced.workspace_sockets)"
+		matrix "abstract unix socket scope" "refused; left out with notice (unenforced.workspace_sockets)"
+	fi
+}
+
+# ---- pathname unix sockets (ABI 9, or mount views below) ---------------------------
+pathname_sockets() {
+	section
+	who=$1
+	ws=$(mkws "$who" un-ws)
+	eval "m=\$MNT_$who"
+	check "$who: control: the outside pathname socket can be reached outside" ok \
+		"$(outside "$who" connect-unix "$W/sockdir/s")"
+	base="\"writable\":[\"$ws\"],\"unenforced\":{\"signal_scope\":true,\"truncate\":true"
+	# Below ABI 6 the abstract socket scope needs the same key
+	# (workspace_sockets), so it is always set there.
+	[ "$ABI" -lt 6 ] && base="$base,\"workspace_sockets\":true"
+	# a listener of $who's own inside its workspace (in scope); below ABI 9
+	# without mounts the scope must be left out for the profile to run
+	ctl=$base
+	[ "$ABI" -ge 6 ] && [ "$ABI" -lt 9 ] && [ "$m" != yes ] && ctl="$base,\"workspace_sockets\":true"
+	bg_start 9 "wsl-$who" "$who" "$TRY" listen-unix "$ws/s"
+	raw "$who" "{$ctl}}" connect-unix "$ws/s"
+	check "$who: control: a socket inside the workspace can be reached inside" ok "$OUT"
+	bg_stop 9
+	if [ "$ABI" -ge 9 ]; then
+		raw "$who" "{$base}}" connect-unix "$W/sockdir/s"
+		check "$who: connect to a pathname socket outside the writable trees is refused" EACCES "$OUT"
+		raw "$who" "{$base}}" connect-unix "$TMPSOCKDIR/s"
+		check "$who: ... also one under /tmp" EACCES "$OUT"
+		raw "$who" "{$base},\"unix_sockets\":\"any\"}" connect-unix "$W/sockdir/s"
+		check "$who: control: with unix_sockets \"any\" it works" ok "$OUT"
+		matrix "pathname unix sockets outside writable trees" enforced
+		return
+	fi
+	why="needs Landlock ABI 9; $HAVE, or a mount namespace for views of /run and /tmp (mounts \"off\")"
+	what="pathname unix socket scope (sockets outside writable trees stay reachable)"
+	if [ "$ABI" -ge 6 ]; then
+		raw "$who" "{$base},\"mounts\":\"off\"}" connect-unix "$W/sockdir/s"
+		out1=$OUT
+		check "$who: below ABI 9 without mounts the pathname socket scope is refused (exit 125)" 125 "$RC"
+		check "$who: ... naming it, the ABI, the missing views and unenforced.workspace_sockets" \
+			"__sandbox: profile .unix_sockets: $what $why (to run without it, set unenforced.workspace_sockets)" \
+			"$(errline)"
+		check "$who: ... and nothing ran" "" "$out1"
+	fi
+	wsf=
+	[ "$ABI" -ge 6 ] && wsf=',"workspace_sockets":true'
+	raw "$who" "{$base$wsf},\"mounts\":\"off\"}" connect-unix "$W/sockdir/s"
+	check "$who: with unenforced.workspace_sockets and no mounts it runs, and the outside socket CAN be reached (documented)" ok "$OUT"
+	check_notice "$who: ... with a notice naming it" \
+		"left out: $what: $why (allowed by .unenforced.workspace_sockets)"
+	if [ "$m" = yes ]; then
+		raw "$who" "{$base}}" connect-unix "$TMPSOCKDIR/s"
+		check "$who: with mounts, /tmp is an empty view: a socket under /tmp is not there" ENOENT "$OUT"
+		check "$who: ... the profile ran (exit 0)" 0 "$RC"
+		if has_notice "left out: $what"; then
+			not_ok "$who: ... and the pathname scope is not named as left out"
+		else
+			ok "$who: ... and the pathname scope is not named as left out"
+		fi
+		raw "$who" "{$base}}" connect-unix "$W/sockdir/s"
+		check "$who: ... a socket outside /run, /tmp and the writable trees stays reachable (views cover /run, /var/run, /tmp only; documented)" ok "$OUT"
+		matrix "pathname unix sockets outside writable trees" "views of /run, /tmp (mount namespace); else refused; left out with notice (unenforced.workspace_sockets)"
+	else
+		skip "$who: no mount namespace for uid $who here: the /run, /tmp views are not tested"
+		matrix "pathname unix sockets outside writable trees" "refused; left out with notice (unenforced.workspace_sockets)"
+	fi
+}
+
+# ---- UDP ports (ABI 10) ---------------------------------------------------------------
+udp_ports() {
+	section
+	who=$1
+	net="\"network\":\"on\",\"udp_connect\":[$UDP1]"
+	check "$who: control: sending to UDP port $UDP2 works outside" ok "$(outside "$who" udp-send "$UDP2")"
+	if [ "$ABI" -ge 10 ]; then
+		check "$who: udp_connect [$UDP1]: sending to $UDP1 works" ok "$(inside "$who" "$net" udp-send "$UDP1")"
+		check "$who: udp_connect [$UDP1]: sending to $UDP2 is refused" EACCES "$(inside "$who" "$net" udp-send "$UDP2")"
+		check "$who: udp_bind []: binding is refused" EACCES "$(inside "$who" '"network":"on","udp_bind":[]' udp-bind 0)"
+		check "$who: control: udp_bind [0]: an ephemeral port works" ok \
+			"$(inside "$who" '"network":"on","udp_bind":[0]' udp-bind 0)"
+		matrix "UDP port rules (udp_bind, udp_connect)" enforced
+	else
+		raw "$who" "{$UNF,$net}" udp-send "$UDP2"
+		out1=$OUT
+		check "$who: below ABI 10 a profile with udp_connect is refused (exit 125)" 125 "$RC"
+		check "$who: ... naming UDP port rules, the ABI and unenforced.udp_ports" \
+			"__sandbox: profile .udp_connect: UDP port rules needs Landlock ABI 10; $HAVE (to run without it, set unenforced.udp_ports)" \
+			"$(errline)"
+		check "$who: ... and nothing ran" "" "$out1"
+		p="{\"unenforced\":{\"workspace_sockets\":true,\"signal_scope\":true,\"truncate\":true,\"udp_ports\":true},$net}"
+		raw "$who" "$p" udp-send "$UDP2"
+		check "$who: with unenforced.udp_ports it runs, and port $UDP2 CAN be reached (documented)" ok "$OUT"
+		check_notice "$who: ... with a notice naming it" \
+			"left out: UDP port rules: needs Landlock ABI 10; $HAVE (allowed by .unenforced.udp_ports)"
+		matrix "UDP port rules (udp_bind, udp_connect)" "refused; left out with notice (unenforced.udp_ports)"
+	fi
+}
+
+if [ "$ABI" -eq 0 ]; then
+	no_landlock
+else
+	matrix "Landlock (every filesystem, network and scope rule)" "enabled, ABI $ABI"
+	for who in root nobody; do
+		filesystem "$who"
+		process "$who"
+		syscalls "$who"
+		truncate_rule "$who"
+		tcp_ports "$who"
+		ioctl_dev "$who"
+		signal_scope "$who"
+		abstract_scope "$who"
+		pathname_sockets "$who"
+		udp_ports "$who"
+	done
+fi
+
+for fd in 4 5 6 7 8; do bg_stop $fd; done
+rm -rf "$TMPSOCKDIR"
+echo "1..$N"
+[ "$FAILED" = 0 ]
