@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fscache.h"
 #include "landlock_abi.h"
 #include "names.h"
 
@@ -138,9 +139,11 @@ static int grant_devices(struct plan *pl, const struct fs_view *fs,
 		plan_add_rule(pl, canon, where,
 			      kind == FS_DIR ? GRANT_DEVDIR : GRANT_DEVICE,
 			      kind == FS_DIR);
-		/* Opening a device node (not O_PATH) is what fails without a
-		 * terminal (/dev/tty: ENXIO); the shim tries it and skips. */
-		if (pl->nrules > before && kind != FS_DIR)
+		/* The controlling terminal is the one device whose presence
+		 * depends on the session (no terminal: ENXIO); the shim opens
+		 * it for real and skips it.  Other nodes are not opened: that
+		 * would allocate a pty for /dev/ptmx on every start. */
+		if (pl->nrules > before && strcmp(canon, "/dev/tty") == 0)
 			pl->rules[pl->nrules - 1].open_check = true;
 	}
 	return 0;
@@ -232,7 +235,7 @@ static void carve_add(struct carve **cv, size_t *n, const char *tree,
 		      const char *rel, const char *abs, bool hidden, bool want_dir,
 		      unsigned part, const char *where, const struct fs_view *fs)
 {
-	*cv = xrealloc(*cv, (*n + 1) * sizeof **cv);
+	*cv = xgrow(*cv, *n, sizeof **cv);
 	struct carve *c = &(*cv)[(*n)++];
 	memset(c, 0, sizeof *c);
 	c->tree = tree ? xstrdup(tree) : NULL;
@@ -584,7 +587,7 @@ static int fit_landlock(const struct profile *p, const struct host *h,
 			if (!(pl->handled_net & pls[k].a))
 				continue;
 			for (size_t i = 0; i < pls[k].l->n; i++) {
-				pl->ports = xrealloc(pl->ports, (pl->nports + 1) * sizeof *pl->ports);
+				pl->ports = xgrow(pl->ports, pl->nports, sizeof *pl->ports);
 				pl->ports[pl->nports++] = (struct ll_port_rule){pls[k].l->v[i], pls[k].a};
 			}
 		}
@@ -707,14 +710,18 @@ static int fit_caps(const struct profile *p, const struct host *h,
 	return 0;
 }
 
-int fit(const struct profile *p, const struct host *h, const struct fs_view *fs,
+int fit(const struct profile *p, const struct host *h, const struct fs_view *raw,
 	struct plan *pl, struct sb_err *err)
 {
 	struct fitctx fc = {0};
+	struct fs_cache cache;
+	struct fs_view view = fs_cache_view(&cache, raw);
+	const struct fs_view *fs = &view;
 	memset(pl, 0, sizeof *pl);
 	pl->prof = p;
 	int bad = fit_ns(p, h, fs, pl, &fc, err) ||
 		  fit_landlock(p, h, fs, pl, &fc, err) || fit_caps(p, h, pl, err);
+	fs_cache_free(&cache);
 	pl->network = fc.net;
 	sv_free(&fc.excl_r);
 	sv_free(&fc.excl_w);

@@ -731,11 +731,13 @@ static void test_fit_fs(void)
 	run_free(&r);
 
 	/* devices: nodes get file rights and an open check; a dir gets more */
-	run_fit(&r, "{'devices':['/dev/null','/dev/shm','/dev/nope']}", &h, &big_fs);
-	if (fit_ok(&r, "devices /dev/null, /dev/shm, /dev/nope")) {
+	run_fit(&r, "{'devices':['/dev/null','/dev/shm','/dev/nope','/dev/tty']}", &h, &big_fs);
+	if (fit_ok(&r, "devices /dev/null, /dev/shm, /dev/nope, /dev/tty")) {
 		const struct ll_path_rule *n = find_rule(&r.pl, "/dev/null", ".devices[0]");
-		ok(n && !n->is_dir && n->open_check && n->access == GRANT_DEVICE,
-		   "/dev/null: read+write+ioctl_dev, open_check, not a dir");
+		ok(n && !n->is_dir && !n->open_check && n->access == GRANT_DEVICE,
+		   "/dev/null: read+write+ioctl_dev, not a dir, not opened at start");
+		const struct ll_path_rule *tt = find_rule(&r.pl, "/dev/tty", ".devices[3]");
+		ok(tt && tt->open_check, "/dev/tty: opened at start (no terminal: skipped)");
 		const struct ll_path_rule *s = find_rule(&r.pl, "/dev/shm", ".devices[1]");
 		ok(s && s->is_dir && !s->open_check && s->access == GRANT_DEVDIR,
 		   "/dev/shm listed in devices: directory rule with GRANT_DEVDIR");

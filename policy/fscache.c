@@ -1,0 +1,137 @@
+/* A memo in front of an fs_view for the length of one fit(): the same
+ * path is resolved by several lists (writable, readable, executable, the
+ * /run and /tmp views) and "/" is listed once per tree granted around
+ * /dev; each lookup is a handful of syscalls.  Pure: it only forwards to
+ * the view it wraps. */
+#include "fscache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+struct fsc_entry {
+	char *path;        /* key; NULL: empty slot */
+	int rc;            /* resolve(): 0 or -errno */
+	char *canon;       /* resolve()'s answer when rc == 0 */
+	enum fs_kind kind;
+	bool listed;       /* list() answer cached below */
+	int list_rc;
+	struct strvec names;
+	enum fs_kind *kinds;
+};
+
+static uint64_t hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static struct fsc_entry *slot(struct fs_cache *c, const char *path)
+{
+	if (c->used * 2 >= c->cap) {
+		size_t ncap = c->cap ? c->cap * 2 : 64;
+		struct fsc_entry *ne = xcalloc(ncap, sizeof *ne);
+		for (size_t i = 0; i < c->cap; i++) {
+			if (!c->e[i].path)
+				continue;
+			size_t j = hash(c->e[i].path) & (ncap - 1);
+			while (ne[j].path)
+				j = (j + 1) & (ncap - 1);
+			ne[j] = c->e[i];
+		}
+		free(c->e);
+		c->e = ne;
+		c->cap = ncap;
+	}
+	size_t j = hash(path) & (c->cap - 1);
+	while (c->e[j].path && strcmp(c->e[j].path, path) != 0)
+		j = (j + 1) & (c->cap - 1);
+	if (!c->e[j].path) {
+		c->e[j].path = xstrdup(path);
+		c->e[j].rc = 1; /* not resolved yet */
+		c->used++;
+	}
+	return &c->e[j];
+}
+
+static int cached_resolve(void *ctx, const char *path, char *out, size_t n,
+			  enum fs_kind *kind)
+{
+	struct fs_cache *c = ctx;
+	struct fsc_entry *e = slot(c, path);
+	if (e->rc == 1) {
+		char buf[4096];
+		e->rc = c->inner->resolve(c->inner->ctx, path, buf, sizeof buf, &e->kind);
+		if (e->rc == 0)
+			e->canon = xstrdup(buf);
+	}
+	if (e->rc)
+		return e->rc;
+	if (strlen(e->canon) >= n)
+		return -36; /* ENAMETOOLONG */
+	strcpy(out, e->canon);
+	*kind = e->kind;
+	return 0;
+}
+
+static int cached_lkind(void *ctx, const char *path, enum fs_kind *kind)
+{
+	struct fs_cache *c = ctx;
+	return c->inner->lkind(c->inner->ctx, path, kind);
+}
+
+struct collect {
+	struct fsc_entry *e;
+	size_t cap;
+};
+
+static int collect_entry(void *arg, const char *name, enum fs_kind kind)
+{
+	struct collect *k = arg;
+	if (k->e->names.n == k->cap) {
+		k->cap = k->cap ? k->cap * 2 : 32;
+		k->e->kinds = xrealloc(k->e->kinds, k->cap * sizeof *k->e->kinds);
+	}
+	k->e->kinds[k->e->names.n] = kind;
+	sv_push(&k->e->names, name);
+	return 0;
+}
+
+static int cached_list(void *ctx, const char *dir, fs_entry_cb cb, void *arg)
+{
+	struct fs_cache *c = ctx;
+	struct fsc_entry *e = slot(c, dir);
+	if (!e->listed) {
+		struct collect k = {e, 0};
+		e->list_rc = c->inner->list(c->inner->ctx, dir, collect_entry, &k);
+		e->listed = true;
+	}
+	for (size_t i = 0; i < e->names.n; i++) {
+		int r = cb(arg, e->names.v[i], e->kinds[i]);
+		if (r)
+			return r;
+	}
+	return e->list_rc;
+}
+
+struct fs_view fs_cache_view(struct fs_cache *c, const struct fs_view *inner)
+{
+	memset(c, 0, sizeof *c);
+	c->inner = inner;
+	return (struct fs_view){cached_resolve, cached_lkind, cached_list, c};
+}
+
+void fs_cache_free(struct fs_cache *c)
+{
+	for (size_t i = 0; i < c->cap; i++) {
+		free(c->e[i].path);
+		free(c->e[i].canon);
+		sv_free(&c->e[i].names);
+		free(c->e[i].kinds);
+	}
+	free(c->e);
+	memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,25 @@
+/* A memo of resolve() and list() answers in front of an fs_view, for the
+ * length of one fit().  lkind() is not cached: carve-outs ask it once per
+ * path and its answer must be fresh. */
+#ifndef SB_FSCACHE_H
+#define SB_FSCACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fsview.h"
+
+struct fsc_entry;
+
+/* Owns its entries (fs_cache_free); borrows `inner`. */
+struct fs_cache {
+	const struct fs_view *inner;
+	struct fsc_entry *e;
+	size_t cap, used;
+};
+
+/* Start an empty cache over `inner` and return the view to use. */
+struct fs_view fs_cache_view(struct fs_cache *c, const struct fs_view *inner);
+void fs_cache_free(struct fs_cache *c);
+
+#endif
