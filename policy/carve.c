@@ -105,7 +105,7 @@ void plan_add_mount(struct plan *pl, enum mount_op op, const char *path,
 		}
 		return;
 	}
-	pl->mounts = xrealloc(pl->mounts, (pl->nmounts + 1) * sizeof *pl->mounts);
+	pl->mounts = xgrow(pl->mounts, pl->nmounts, sizeof *pl->mounts);
 	pl->mounts[pl->nmounts++] = (struct mount_rule){op, xstrdup(path), xstrdup(where), is_dir};
 }
 

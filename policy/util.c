@@ -35,6 +35,15 @@ void *xrealloc(void *p, size_t n)
 	return p;
 }
 
+void *xgrow(void *p, size_t n, size_t size)
+{
+	if (n == 0)
+		return xrealloc(p, 8 * size);
+	if (n >= 8 && (n & (n - 1)) == 0)
+		return xrealloc(p, 2 * n * size);
+	return p;
+}
+
 char *xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;

@@ -28,6 +28,11 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t m);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* Make room for element `n` of array `p` (holding `n` elements of `size`
+ * bytes): capacity doubles (8, 16, 32, ...), so appending stays amortised
+ * O(1) — one realloc per element copied the whole array each time, which
+ * the fuzzer found slow on long lists.  Returns the (moved) array. */
+void *xgrow(void *p, size_t n, size_t size);
 /* malloc'd printf; aborts on out-of-memory. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

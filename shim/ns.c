@@ -170,7 +170,7 @@ static int skeleton(int view, const char *vpath, const char *keep, bool is_dir)
 	return 0;
 }
 
-static int view_mount(const struct plan *pl, size_t vi, int *keepfd, struct sb_err *err)
+static int view_mount(const struct plan *pl, size_t vi, const int *keepfd, struct sb_err *err)
 {
 	const struct mount_rule *v = &pl->mounts[vi];
 	int fs = sb_fsopen("tmpfs", SB_FSOPEN_CLOEXEC);
@@ -202,6 +202,49 @@ static int view_mount(const struct plan *pl, size_t vi, int *keepfd, struct sb_e
 	return 0;
 }
 
+/* Clone one read-only mask per mask rule into fds[i].  Before Linux 6.15
+ * open_tree() refuses to clone from a mount that was never attached
+ * (EINVAL: seen on 6.1 and 6.12), so the detached mask tmpfs is attached
+ * for a moment on a directory every system has — in this private
+ * namespace only — each mask cloned from there, and the staging mount
+ * detached again.  Returns 0 or an errno (nothing left mounted). */
+/* keepfd[] value of a rule with nothing to do (see ns_mounts) */
+#define SKIP (-2)
+
+static int clone_masks(const struct plan *pl, int mask, int *fds)
+{
+	static const char *const stages[] = {"/proc", "/dev", "/tmp", "/run", "/mnt"};
+	const char *stage = NULL;
+	int e = ENOENT;
+	for (size_t s = 0; s < sizeof stages / sizeof stages[0] && !stage; s++) {
+		struct stat st;
+		if (lstat(stages[s], &st) == 0 && S_ISDIR(st.st_mode)) {
+			int a = attach(mask, stages[s]);
+			if (a == 0)
+				stage = stages[s];
+			else
+				e = -a;
+		}
+	}
+	if (!stage)
+		return e;
+	e = 0;
+	for (size_t i = 0; i < pl->nmounts && !e; i++) {
+		const struct mount_rule *m = &pl->mounts[i];
+		if ((m->op != MNT_MASK_DIR && m->op != MNT_MASK_FILE && m->op != MNT_OCCUPY) || fds[i] == SKIP)
+			continue;
+		char src[64];
+		snprintf(src, sizeof src, "%s/%s", stage,
+			 m->op == MNT_MASK_DIR || (m->op == MNT_OCCUPY && m->is_dir) ? "d" : "f");
+		fds[i] = sb_open_tree(AT_FDCWD, src, SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC);
+		if (fds[i] < 0 || set_ro(fds[i], false) < 0)
+			e = errno;
+	}
+	if (umount2(stage, MNT_DETACH) < 0 && !e)
+		e = errno;
+	return e;
+}
+
 int ns_mounts(struct run *r, struct sb_err *err)
 {
 	const struct plan *pl = r->plan;
@@ -220,6 +263,12 @@ int ns_mounts(struct run *r, struct sb_err *err)
 			 * harmless to whatever finds it outside later. */
 			int f = m->is_dir ? mkdir(m->path, 0755)
 					  : open(m->path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
+			if (f < 0 && (errno == EACCES || errno == EPERM || errno == EROFS)) {
+				/* the command, with these same credentials, cannot
+				 * create the name either: nothing to occupy */
+				keepfd[i] = SKIP;
+				continue;
+			}
 			if (f < 0 && errno != EEXIST) {
 				sb_fail(err, m->where, m->path, "cannot create the placeholder that keeps this name: %s", strerror(errno));
 				goto out;
@@ -247,6 +296,16 @@ int ns_mounts(struct run *r, struct sb_err *err)
 		rc = 1;
 		goto out;
 	}
+	if (need_mask) {
+		int e = clone_masks(pl, mask, keepfd);
+		if (e) {
+			/* nothing left mounted (the staging mount is gone): plan
+			 * again without mounts */
+			r->ns_errno = e;
+			rc = 1;
+			goto out;
+		}
+	}
 	for (size_t i = 0; i < pl->nmounts; i++) {
 		const struct mount_rule *m = &pl->mounts[i];
 		int t = -1, e = 0;
@@ -264,10 +323,10 @@ int ns_mounts(struct run *r, struct sb_err *err)
 		case MNT_MASK_FILE:
 		case MNT_OCCUPY:
 			what = "covering it";
-			t = sb_open_tree(mask, m->op == MNT_MASK_DIR || (m->op == MNT_OCCUPY && m->is_dir) ? "d" : "f",
-					 SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC);
-			if (t >= 0 && set_ro(t, false) < 0)
-				e = errno;
+			if (keepfd[i] == SKIP)
+				continue;
+			t = keepfd[i]; /* cloned and made read-only by clone_masks() */
+			keepfd[i] = -1;
 			break;
 		case MNT_VIEW:
 			if (view_mount(pl, i, keepfd, err)) {

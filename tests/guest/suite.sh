@@ -352,6 +352,35 @@ process() {
 		"$(as "$who" "$SB" "{$UNF,$ro}" -- "$BB" sh -c 'exit 7' 2>"$W/err"; echo $?)"
 }
 
+# ---- environment, tmp, inherited descriptors (every ABI) -------------------
+behaviour() {
+	section
+	who=$1
+	ws=$(mkws "$who" beh-ws)
+	ro="\"writable\":[\"$ws\"]"
+	export SBG_OUTSIDE=1
+	check "$who: env.clear drops the environment, env.set adds" "unset set" \
+		"$(as "$who" "$SB" "{$UNF,$ro,\"env\":{\"clear\":true,\"set\":{\"A\":\"1\"}}}" -- "$BB" sh -c \
+			'echo "${SBG_OUTSIDE:+set}${SBG_OUTSIDE:-unset} ${A:+set}"' 2>"$W/err")"
+	check "$who: control: without env rules the variable is inherited" set \
+		"$(as "$who" "$SB" "{$UNF,$ro}" -- "$BB" sh -c 'echo "${SBG_OUTSIDE:+set}"' 2>"$W/err")"
+	unset SBG_OUTSIDE
+	td=$(mkws "$who" tmp-parent)/t
+	check "$who: tmp: TMPDIR names the private directory" "$td" \
+		"$(as "$who" "$SB" "{$UNF,$ro,\"tmp\":\"$td\"}" -- "$BB" sh -c 'echo "$TMPDIR"' 2>"$W/err")"
+	check "$who: ... created mode 0700, owned by the user" "700 $(as "$who" "$BB" id -u)" \
+		"$("$BB" stat -c '%a %u' "$td" 2>&1)"
+	check "$who: ... and writable inside" ok "$(inside "$who" "$ro,\"tmp\":\"$td\"" open-write "$td/f")"
+	chmod 777 "$td"
+	as "$who" "$SB" "{$UNF,$ro,\"tmp\":\"$td\"}" -- "$BB" true 2>"$W/err"
+	check "$who: ... a world-writable one is refused (exit 125)" 125 "$?"
+	check "$who: inherited descriptors above 2 are closed" closed \
+		"$(as "$who" "$SB" "{$UNF,$ro}" -- "$BB" sh -c '[ -e /proc/self/fd/7 ] && echo open || echo closed' 7</dev/null 2>"$W/err")"
+	check "$who: ... unless listed in keep_fds" open \
+		"$(as "$who" "$SB" "{$UNF,$ro,\"keep_fds\":[7]}" -- "$BB" sh -c '[ -e /proc/self/fd/7 ] && echo open || echo closed' 7</dev/null 2>"$W/err")"
+	matrix "environment, tmp, inherited descriptors" enforced
+}
+
 # ---- seccomp (every ABI) ----------------------------------------------------
 syscalls() {
 	section
@@ -675,6 +704,7 @@ else
 	for who in root nobody; do
 		filesystem "$who"
 		process "$who"
+		behaviour "$who"
 		syscalls "$who"
 		truncate_rule "$who"
 		tcp_ports "$who"
