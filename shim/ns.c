@@ -213,10 +213,43 @@ static int view_mount(const struct plan *pl, size_t vi, const int *keepfd, struc
 
 static int clone_masks(const struct plan *pl, int mask, int *fds)
 {
-	static const char *const stages[] = {"/proc", "/dev", "/tmp", "/run", "/mnt"};
+	/* Linux 6.15+ clones straight from the detached mount. */
+	int probe = sb_open_tree(mask, "f", SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC);
+	if (probe >= 0) {
+		close(probe);
+		int e = 0;
+		for (size_t i = 0; i < pl->nmounts && !e; i++) {
+			const struct mount_rule *m = &pl->mounts[i];
+			if ((m->op != MNT_MASK_DIR && m->op != MNT_MASK_FILE && m->op != MNT_OCCUPY) || fds[i] == SKIP)
+				continue;
+			fds[i] = sb_open_tree(mask, m->op == MNT_MASK_DIR || (m->op == MNT_OCCUPY && m->is_dir) ? "d" : "f",
+					      SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC);
+			if (fds[i] < 0 || set_ro(fds[i], false) < 0)
+				e = errno;
+		}
+		return e;
+	}
+	/* Older kernels: stage it on a directory that exists here (a
+	 * minimal container root may have none of the usual ones: then the
+	 * first directory a rule pins or binds). */
+	const char *stages[8] = {"/proc", "/dev", "/tmp", "/run", "/mnt"};
+	size_t ns = 5;
+	char parent[4096];
+	for (size_t i = 0; i < pl->nmounts && ns < 7; i++)
+		if ((pl->mounts[i].op == MNT_PIN || pl->mounts[i].op == MNT_RO_BIND) && pl->mounts[i].is_dir)
+			stages[ns++] = pl->mounts[i].path;
+	for (size_t i = 0; i < pl->nmounts; i++) {
+		const char *slash = strrchr(pl->mounts[i].path, '/');
+		if (pl->mounts[i].op == MNT_OCCUPY && slash && slash != pl->mounts[i].path) {
+			/* the directory holding a placeholder exists */
+			snprintf(parent, sizeof parent, "%.*s", (int)(slash - pl->mounts[i].path), pl->mounts[i].path);
+			stages[ns++] = parent;
+			break;
+		}
+	}
 	const char *stage = NULL;
 	int e = ENOENT;
-	for (size_t s = 0; s < sizeof stages / sizeof stages[0] && !stage; s++) {
+	for (size_t s = 0; s < ns && !stage; s++) {
 		struct stat st;
 		if (lstat(stages[s], &st) == 0 && S_ISDIR(st.st_mode)) {
 			int a = attach(mask, stages[s]);
@@ -233,7 +266,7 @@ static int clone_masks(const struct plan *pl, int mask, int *fds)
 		const struct mount_rule *m = &pl->mounts[i];
 		if ((m->op != MNT_MASK_DIR && m->op != MNT_MASK_FILE && m->op != MNT_OCCUPY) || fds[i] == SKIP)
 			continue;
-		char src[64];
+		char src[4200];
 		snprintf(src, sizeof src, "%s/%s", stage,
 			 m->op == MNT_MASK_DIR || (m->op == MNT_OCCUPY && m->is_dir) ? "d" : "f");
 		fds[i] = sb_open_tree(AT_FDCWD, src, SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC);
