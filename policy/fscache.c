@@ -109,12 +109,19 @@ static int cached_list(void *ctx, const char *dir, fs_entry_cb cb, void *arg)
 		e->list_rc = c->inner->list(c->inner->ctx, dir, collect_entry, &k);
 		e->listed = true;
 	}
-	for (size_t i = 0; i < e->names.n; i++) {
-		int r = cb(arg, e->names.v[i], e->kinds[i]);
+	/* The callback may look up other paths, and a lookup may grow the
+	 * table and move `e`: keep only the arrays, which never move once
+	 * listed. */
+	char *const *names = e->names.v;
+	const enum fs_kind *kinds = e->kinds;
+	size_t n = e->names.n;
+	int list_rc = e->list_rc;
+	for (size_t i = 0; i < n; i++) {
+		int r = cb(arg, names[i], kinds[i]);
 		if (r)
 			return r;
 	}
-	return e->list_rc;
+	return list_rc;
 }
 
 struct fs_view fs_cache_view(struct fs_cache *c, const struct fs_view *inner)
