@@ -106,7 +106,7 @@ void plan_add_mount(struct plan *pl, enum mount_op op, const char *path,
 		return;
 	}
 	pl->mounts = xgrow(pl->mounts, pl->nmounts, sizeof *pl->mounts);
-	pl->mounts[pl->nmounts++] = (struct mount_rule){op, xstrdup(path), xstrdup(where), is_dir};
+	pl->mounts[pl->nmounts++] = (struct mount_rule){op, xstrdup(path), xstrdup(where), is_dir, NULL};
 }
 
 int carve_cut(const struct fs_view *fs, const char *tree, const char *rel,
@@ -159,6 +159,12 @@ int carve_mounts(struct plan *pl, const struct fs_view *fs, const char *tree,
 			 * trailing '/'), so tools outside later find what they
 			 * expect there */
 			plan_add_mount(pl, MNT_OCCUPY, cur, where, !last || want_dir);
+			/* git follows $GIT_DIR/commondir to another config and
+			 * hooks, and dies on an empty one: "." names the git dir
+			 * itself, which is what a missing one means. */
+			const char *base = strrchr(cur, '/');
+			if (last && !want_dir && base && strcmp(base, "/commondir") == 0)
+				pl->mounts[pl->nmounts - 1].content = ".\n";
 			return 0;
 		}
 		if (k == FS_SYMLINK) {

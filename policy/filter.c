@@ -20,6 +20,9 @@
 #ifndef MSG_FASTOPEN
 #define MSG_FASTOPEN 0x20000000
 #endif
+/* SMC over an inet socket (Linux 6.11: socket(AF_INET, SOCK_STREAM,
+ * IPPROTO_SMC)); AF_SMC itself is refused as an exotic family. */
+#define SB_IPPROTO_SMC 256u
 #define SB_TIOCSTI 0x5412u
 #define SB_TIOCLINUX 0x541Cu
 /* AF_MAX of Linux 6.18 (AF_MCTP + 1 = 46); families at or above it do not
@@ -148,6 +151,8 @@ static void socket_rules(struct plan *pl, const struct profile *p,
 		     CMP(0, SC_EQ, fams[i]), CMP(2, SC_EQ, IPPROTO_MPTCP));
 		net2(pl, p, "socket", EPROTONOSUPPORT, why_tcp,
 		     CMP(0, SC_EQ, fams[i]), CMP(2, SC_EQ, IPPROTO_SCTP));
+		net2(pl, p, "socket", EPROTONOSUPPORT, why_tcp,
+		     CMP(0, SC_EQ, fams[i]), CMP(2, SC_EQ, SB_IPPROTO_SMC));
 		net2(pl, p, "socket", EPROTONOSUPPORT, why_tcp,
 		     CMP(0, SC_EQ, fams[i]), MASKED(1, 0xf, SOCK_SEQPACKET));
 	}

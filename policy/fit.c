@@ -121,7 +121,8 @@ static int grant_list(struct plan *pl, const struct fs_view *fs,
 }
 
 static int grant_devices(struct plan *pl, const struct fs_view *fs,
-			 const struct profile *p, struct sb_err *err)
+			 const struct profile *p, const struct host *h,
+			 struct sb_err *err)
 {
 	for (size_t i = 0; i < p->devices.v.n; i++) {
 		char where[96], canon[4096];
@@ -135,6 +136,16 @@ static int grant_devices(struct plan *pl, const struct fs_view *fs,
 			continue;
 		if (!path_within(canon, "/dev") || strcmp(canon, "/dev") == 0)
 			return sb_fail(err, where, p->devices.v.v[i], "resolves to %s, which is not a device node or directory inside /dev", canon);
+		if (strcmp(canon, "/dev/pts") == 0 && !pl->mount_ns) {
+			/* The host's /dev/pts holds every terminal of this user:
+			 * without a private instance (mount namespace) only the
+			 * command's own terminal is granted. */
+			for (int t = 0; t < 3; t++)
+				if (h->stdio_tty[t][0] && (t == 0 || strcmp(h->stdio_tty[t], h->stdio_tty[t - 1]) != 0))
+					plan_add_rule(pl, h->stdio_tty[t], where, GRANT_DEVICE, false);
+			sv_push(&pl->remarks, "/dev/pts: no mount namespace for a private instance, so only the terminal on the command's stdio is granted (new pseudo-terminals cannot be opened)");
+			continue;
+		}
 		size_t before = pl->nrules;
 		plan_add_rule(pl, canon, where,
 			      kind == FS_DIR ? GRANT_DEVDIR : GRANT_DEVICE,
@@ -272,6 +283,9 @@ static int carve_user(const struct profile *p, const struct fs_view *fs,
 		snprintf(where, sizeof where, ".%s[%zu]", l->key, i);
 		if (normalise(l->v.v[i], norm, sizeof norm, where, err))
 			return -1;
+		for (size_t w = 0; w < p->writable.v.n; w++)
+			if (strcmp(norm, p->writable.v.v[w]) == 0 || (wcanon[w] && strcmp(norm, wcanon[w]) == 0))
+				return sb_fail(err, where, l->v.v[i], "is .writable[%zu] itself; remove it from writable instead", w);
 		const char *tree = in_writable(p, wcanon, norm, &rel);
 		if (tree) {
 			snprintf(abs, sizeof abs, "%s%s%s", tree, strcmp(tree, "/") ? "/" : "", rel);
@@ -372,6 +386,18 @@ static int fit_ns(const struct profile *p, const struct host *h,
 			snprintf(base, sizeof base, "%.*s", (int)(g - wcanon[i]), wcanon[i]);
 		else
 			snprintf(base, sizeof base, "%s", wcanon[i]);
+		/* A linked worktree's own git dir (R/.git/worktrees/NAME): its
+		 * commondir and config.worktree decide which config and hooks
+		 * git uses for that worktree. */
+		if (g && strstr(g, "/.git/worktrees/") == g && strchr(g + 16, '/') == NULL) {
+			static const char *const own[] = {"commondir", "config.worktree"};
+			for (int o = 0; o < 2; o++) {
+				char abs[4200];
+				snprintf(abs, sizeof abs, "%s/%s", wcanon[i], own[o]);
+				carve_add(&cv, &ncv, wcanon[i], own[o], abs, false, false, UNF_CARVE,
+					  ".protect (built-in, a worktree's git dir)", fs);
+			}
+		}
 		const struct strvec *lists[2] = {&p->protect, &p->protect_extra};
 		for (int l = 0; l < 2; l++)
 			for (size_t j = 0; j < lists[l]->n; j++) {
@@ -458,6 +484,15 @@ static int fit_ns(const struct profile *p, const struct host *h,
 		if (fs->lkind(fs->ctx, "/dev/shm", &k) == 0 && k == FS_DIR) {
 			plan_add_mount(pl, MNT_SHM, "/dev/shm", "/dev/shm (private)", true);
 			fc->shm = true;
+		}
+		/* Granting the host's /dev/pts would hand over every terminal of
+		 * this user (read what is typed, write to it): a new devpts
+		 * instance holds only the ones made inside. */
+		for (size_t i = 0; i < p->devices.v.n; i++) {
+			char canon[4096];
+			if (fs->resolve(fs->ctx, p->devices.v.v[i], canon, sizeof canon, &k) == 0 &&
+			    k == FS_DIR && strcmp(canon, "/dev/pts") == 0)
+				plan_add_mount(pl, MNT_DEVPTS, "/dev/pts", ".devices (private /dev/pts)", true);
 		}
 		carve_mounts_finish(pl);
 		char list[2048] = "";
@@ -639,7 +674,7 @@ static int fit_landlock(const struct profile *p, const struct host *h,
 	    grant_list(pl, fs, &p->readable, GRANT_READ, false, &fc->excl_r, NULL, err) ||
 	    grant_list(pl, fs, &p->executable, GRANT_EXEC, false, &fc->excl_r, p->tmp, err) ||
 	    grant_list(pl, fs, &p->caches, GRANT_READ, false, &fc->excl_r, NULL, err) ||
-	    grant_devices(pl, fs, p, err))
+	    grant_devices(pl, fs, p, h, err))
 		goto out;
 	if (fc->shm)
 		plan_add_rule(pl, "/dev/shm", "/dev/shm (private)", GRANT_DEVDIR, true);

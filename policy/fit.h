@@ -25,6 +25,7 @@ struct host {
 	bool mounts;         /* a mount (and, unprivileged, user) namespace may be made */
 	int mounts_errno;    /* why not, when !mounts (0: not tried) */
 	uint32_t persona;    /* current personality(2) value */
+	char stdio_tty[3][64]; /* /dev/pts/N behind fds 0-2, "" if none */
 	char release[65];    /* uname -r, for messages */
 };
 

@@ -118,7 +118,7 @@ char *plan_json(const struct plan *pl)
 	json_object_set_new(root, "landlock", ll);
 
 	static const char *const ops[] = {"pin", "read_only", "mask_dir", "mask_file",
-		"occupy", "view", "keep", "private_tmpfs"};
+		"occupy", "view", "keep", "private_tmpfs", "private_devpts"};
 	json_t *ns = json_pack("{s:b, s:b, s:s}", "mount", pl->mount_ns, "network", pl->net_ns,
 			       "carve", pl->expansion ? "expansion" : pl->mount_ns ? "mounts" : "none");
 	json_t *mnts = json_array();

@@ -61,14 +61,18 @@ enum mount_op {
 	MNT_VIEW,      /* replace a directory by an empty read-only tmpfs (unix socket views) */
 	MNT_KEEP,      /* inside a view: bring back the original tree or file at this path */
 	MNT_SHM,       /* a private, writable tmpfs (mode 1777) for POSIX shared memory and semaphores */
+	MNT_DEVPTS,    /* a new devpts instance (only the sandbox's own pseudo-terminals), its ptmx bound on /dev/ptmx */
 };
 
-/* `path` and `where` are owned.  `is_dir` for MNT_KEEP: directory or file. */
+/* `path` and `where` are owned.  `is_dir`: MNT_KEEP / MNT_OCCUPY make a
+ * directory, else a file.  `content`: what an MNT_OCCUPY placeholder file
+ * holds (static; NULL: empty). */
 struct mount_rule {
 	enum mount_op op;
 	char *path;
 	char *where;
 	bool is_dir;
+	const char *content;
 };
 
 /* One part the host cannot enforce and that was left out, for notices

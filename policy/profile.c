@@ -13,7 +13,8 @@
 /* A trailing '/' marks a directory: a missing one gets a directory
  * placeholder (mount mode), so tools outside find what they expect. */
 const char *const profile_default_protect[] = {
-	".git/hooks/", ".git/config", ".git/info/", ".git/modules/", ".gitmodules",
+	".git/hooks/", ".git/config", ".git/config.worktree", ".git/commondir",
+	".git/info/", ".git/modules/", ".gitmodules",
 	".envrc", ".vscode/", ".idea/", ".codex/", ".claude/", ".cargo/config.toml",
 	".cargo/config", ".npmrc", ".pypirc", ".bashrc", ".profile", ".zshrc",
 	NULL};

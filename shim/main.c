@@ -30,6 +30,11 @@ void sb_say(const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return;
+	/* Paths come from the profile: a newline in one must not forge a
+	 * second "__sandbox:" line, nor a control byte reach the terminal. */
+	for (char *c = buf; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	/* one write: lines from concurrent processes do not interleave */
 	char line[2100];
 	int m = snprintf(line, sizeof line, "__sandbox: %s\n", buf);
@@ -126,8 +131,17 @@ static int load_profile(const char *arg, char **text, size_t *len, struct sb_err
 		if (errno || end == arg + 3 || *end || fd < 0 || fd > 0x7fffffff)
 			return sb_fail(err, NULL, NULL, "profile \"%s\": fd:N needs a descriptor number", arg);
 		int rc = read_all((int)fd, text, len, err, arg);
-		/* closed so the command does not inherit it */
+		/* closed so the command does not inherit it; stdio stays
+		 * open (on /dev/null), or the next descriptor the shim opens
+		 * would become the command's stdin */
 		close((int)fd);
+		if (fd <= 2) {
+			int nul = open("/dev/null", O_RDWR);
+			if (nul >= 0 && nul != fd) {
+				dup2(nul, (int)fd);
+				close(nul);
+			}
+		}
 		return rc;
 	}
 	return sb_fail(err, NULL, NULL, "profile must be inline JSON ({...}), @PATH or fd:N; got \"%.40s\"", arg);
@@ -210,9 +224,20 @@ int main(int argc, char **argv)
 	 * bring it back and Landlock can open it. */
 	if (proc_tmp_prepare(&r, &err))
 		return fail(&err);
+	/* The working directory survives unshare() pointing into the old
+	 * tree: after the mounts it is entered again by name, so a mask,
+	 * a read-only bind or a view over it is not bypassed through ".". */
+	char cwd[4096];
+	bool have_cwd = getcwd(cwd, sizeof cwd) != NULL;
 	int ns = ns_enter(&r, &err);
 	if (ns == 0)
 		ns = ns_mounts(&r, &err);
+	if (ns == 0 && plan.mount_ns && !prof.cwd && (!have_cwd || chdir(cwd) < 0)) {
+		sb_say("notice: the working directory \"%s\" is not visible inside the sandbox; starting in /",
+		       have_cwd ? cwd : "(unknown)");
+		if (chdir("/") < 0)
+			return fail(&(struct sb_err){"", "/", "chdir failed"});
+	}
 	if (ns < 0)
 		return fail(&err);
 	if (ns > 0) {

@@ -95,21 +95,29 @@ int ns_enter(struct run *r, struct sb_err *err)
 	return 0;
 }
 
-/* A detached tmpfs holding "d" (empty directory, 0555) and "f" (empty
- * file, 0000): the source of every mask.  Returns its fd or -errno. */
-static int mask_source(void)
+/* A new, detached tmpfs whose root has `mode` (octal string), mounted
+ * with MOUNT_ATTR_* `attr`.  Returns the mount fd or -errno. */
+static int detached_tmpfs(const char *mode, unsigned attr)
 {
 	int fs = sb_fsopen("tmpfs", SB_FSOPEN_CLOEXEC);
 	if (fs < 0)
 		return -errno;
 	int m = -1;
-	if (sb_fsconfig(fs, SB_FSCONFIG_SET_STRING, "mode", "0555", 0) == 0 &&
+	if (sb_fsconfig(fs, SB_FSCONFIG_SET_STRING, "mode", mode, 0) == 0 &&
 	    sb_fsconfig(fs, SB_FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
-		m = sb_fsmount(fs, SB_FSMOUNT_CLOEXEC, 0);
+		m = sb_fsmount(fs, SB_FSMOUNT_CLOEXEC, attr);
 	int e = errno;
 	close(fs);
+	return m < 0 ? -e : m;
+}
+
+/* A detached tmpfs holding "d" (empty directory, 0555) and "f" (empty
+ * file, 0000): the source of every mask.  Returns its fd or -errno. */
+static int mask_source(void)
+{
+	int m = detached_tmpfs("0555", 0), e;
 	if (m < 0)
-		return -e;
+		return m;
 	int f = openat(m, "f", O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0);
 	if (f < 0 || mkdirat(m, "d", 0555) < 0 || fchmod(f, 0) < 0) {
 		e = errno;
@@ -173,17 +181,9 @@ static int skeleton(int view, const char *vpath, const char *keep, bool is_dir)
 static int view_mount(const struct plan *pl, size_t vi, const int *keepfd, struct sb_err *err)
 {
 	const struct mount_rule *v = &pl->mounts[vi];
-	int fs = sb_fsopen("tmpfs", SB_FSOPEN_CLOEXEC);
-	if (fs < 0)
-		return sb_fail(err, v->where, v->path, "empty view: tmpfs: %s", strerror(errno));
-	int m = -1;
-	if (sb_fsconfig(fs, SB_FSCONFIG_SET_STRING, "mode", "0755", 0) == 0 &&
-	    sb_fsconfig(fs, SB_FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
-		m = sb_fsmount(fs, SB_FSMOUNT_CLOEXEC, 0);
-	int e = errno;
-	close(fs);
+	int m = detached_tmpfs("0755", 0);
 	if (m < 0)
-		return sb_fail(err, v->where, v->path, "empty view: tmpfs: %s", strerror(e));
+		return sb_fail(err, v->where, v->path, "empty view: tmpfs: %s", strerror(-m));
 	for (size_t k = 0; k < pl->nmounts; k++) {
 		const struct mount_rule *kr = &pl->mounts[k];
 		if (kr->op != MNT_KEEP || keepfd[k] < 0 || strncmp(kr->path, v->path, strlen(v->path)) != 0 ||
@@ -211,27 +211,38 @@ static int view_mount(const struct plan *pl, size_t vi, const int *keepfd, struc
 /* keepfd[] value of a rule with nothing to do (see ns_mounts) */
 #define SKIP (-2)
 
+static bool is_mask(const struct mount_rule *m)
+{
+	return m->op == MNT_MASK_DIR || m->op == MNT_MASK_FILE;
+}
+
+/* Clone one read-only mask per mask rule into fds[i], from directory
+ * `dfd` holding "d" and "f".  Returns 0 or an errno. */
+static int clone_each_mask(const struct plan *pl, int dfd, int *fds)
+{
+	for (size_t i = 0; i < pl->nmounts; i++) {
+		const struct mount_rule *m = &pl->mounts[i];
+		if (!is_mask(m))
+			continue;
+		fds[i] = sb_open_tree(dfd, m->op == MNT_MASK_DIR ? "d" : "f",
+				      SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC);
+		if (fds[i] < 0 || set_ro(fds[i], false) < 0)
+			return errno;
+	}
+	return 0;
+}
+
 static int clone_masks(const struct plan *pl, int mask, int *fds)
 {
 	/* Linux 6.15+ clones straight from the detached mount. */
 	int probe = sb_open_tree(mask, "f", SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC);
 	if (probe >= 0) {
 		close(probe);
-		int e = 0;
-		for (size_t i = 0; i < pl->nmounts && !e; i++) {
-			const struct mount_rule *m = &pl->mounts[i];
-			if ((m->op != MNT_MASK_DIR && m->op != MNT_MASK_FILE && m->op != MNT_OCCUPY) || fds[i] == SKIP)
-				continue;
-			fds[i] = sb_open_tree(mask, m->op == MNT_MASK_DIR || (m->op == MNT_OCCUPY && m->is_dir) ? "d" : "f",
-					      SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC);
-			if (fds[i] < 0 || set_ro(fds[i], false) < 0)
-				e = errno;
-		}
-		return e;
+		return clone_each_mask(pl, mask, fds);
 	}
 	/* Older kernels: stage it on a directory that exists here (a
-	 * minimal container root may have none of the usual ones: then the
-	 * first directory a rule pins or binds). */
+	 * minimal container root may have none of the usual ones: then a
+	 * directory a rule pins or binds, or one holding a placeholder). */
 	const char *stages[8] = {"/proc", "/dev", "/tmp", "/run", "/mnt"};
 	size_t ns = 5;
 	char parent[4096];
@@ -240,8 +251,7 @@ static int clone_masks(const struct plan *pl, int mask, int *fds)
 			stages[ns++] = pl->mounts[i].path;
 	for (size_t i = 0; i < pl->nmounts; i++) {
 		const char *slash = strrchr(pl->mounts[i].path, '/');
-		if (pl->mounts[i].op == MNT_OCCUPY && slash && slash != pl->mounts[i].path) {
-			/* the directory holding a placeholder exists */
+		if (is_mask(&pl->mounts[i]) && slash && slash != pl->mounts[i].path) {
 			snprintf(parent, sizeof parent, "%.*s", (int)(slash - pl->mounts[i].path), pl->mounts[i].path);
 			stages[ns++] = parent;
 			break;
@@ -261,21 +271,64 @@ static int clone_masks(const struct plan *pl, int mask, int *fds)
 	}
 	if (!stage)
 		return e;
-	e = 0;
-	for (size_t i = 0; i < pl->nmounts && !e; i++) {
-		const struct mount_rule *m = &pl->mounts[i];
-		if ((m->op != MNT_MASK_DIR && m->op != MNT_MASK_FILE && m->op != MNT_OCCUPY) || fds[i] == SKIP)
-			continue;
-		char src[4200];
-		snprintf(src, sizeof src, "%s/%s", stage,
-			 m->op == MNT_MASK_DIR || (m->op == MNT_OCCUPY && m->is_dir) ? "d" : "f");
-		fds[i] = sb_open_tree(AT_FDCWD, src, SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC);
-		if (fds[i] < 0 || set_ro(fds[i], false) < 0)
-			e = errno;
-	}
+	int dfd = open(stage, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	e = dfd < 0 ? errno : clone_each_mask(pl, dfd, fds);
+	if (dfd >= 0)
+		close(dfd);
 	if (umount2(stage, MNT_DETACH) < 0 && !e)
 		e = errno;
 	return e;
+}
+
+/* Make the placeholder of an MNT_OCCUPY rule: an empty directory (0755)
+ * or a file (0644) holding m->content, owned by the running uid — a mount
+ * needs an existing name, and this one must be harmless to whatever finds
+ * it outside later.  Returns 0, 1 when it need not exist (the command
+ * cannot create the name either: the directory is not writable by this
+ * uid and not owned by it, so not chmod-able), or -errno. */
+static int placeholder(const struct mount_rule *m)
+{
+	int f = m->is_dir ? mkdir(m->path, 0755)
+			  : open(m->path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (f < 0) {
+		int e = errno;
+		if (e == EEXIST)
+			return 0;
+		if (e == EACCES || e == EPERM || e == EROFS) {
+			char dir[4096];
+			struct stat st;
+			const char *slash = strrchr(m->path, '/');
+			snprintf(dir, sizeof dir, "%.*s", slash && slash != m->path ? (int)(slash - m->path) : 1, m->path);
+			if (stat(dir, &st) == 0 && st.st_uid != geteuid())
+				return 1;
+		}
+		return -e;
+	}
+	if (!m->is_dir) {
+		size_t n = m->content ? strlen(m->content) : 0;
+		ssize_t w = n ? write(f, m->content, n) : 0;
+		int e = errno;
+		close(f);
+		if (w < 0 || (size_t)w != n)
+			return -(w < 0 ? e : EIO);
+	}
+	return 0;
+}
+
+/* A new devpts instance on /dev/pts (devpts(5) newinstance): only the
+ * pseudo-terminals made inside exist there; its ptmx is bound on
+ * /dev/ptmx when that is a device node (a symlink to pts/ptmx already
+ * points at it).  Returns 0 or an errno. */
+static int private_devpts(void)
+{
+	if (mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC,
+		  "newinstance,ptmxmode=0666,mode=0620") < 0)
+		return errno;
+	struct stat st;
+	if (lstat("/dev/ptmx", &st) == 0 && S_ISCHR(st.st_mode) &&
+	    mount("/dev/pts/ptmx", "/dev/ptmx", NULL, MS_BIND, NULL) < 0)
+		return errno;
+	return 0;
 }
 
 int ns_mounts(struct run *r, struct sb_err *err)
@@ -291,25 +344,19 @@ int ns_mounts(struct run *r, struct sb_err *err)
 		const struct mount_rule *m = &pl->mounts[i];
 		keepfd[i] = -1;
 		if (m->op == MNT_OCCUPY) {
-			/* A placeholder on disk: a mount needs an existing name.
-			 * Owned by the running uid, empty, ordinary modes: it is
-			 * harmless to whatever finds it outside later. */
-			int f = m->is_dir ? mkdir(m->path, 0755)
-					  : open(m->path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
-			if (f < 0 && (errno == EACCES || errno == EPERM || errno == EROFS)) {
-				/* the command, with these same credentials, cannot
-				 * create the name either: nothing to occupy */
+			int rr = placeholder(m);
+			if (rr == 1) {
+				sb_say("notice: %s \"%s\": no placeholder: the directory is neither writable by nor owned by uid %u, so the name cannot be created inside either",
+				       m->where, m->path, (unsigned)geteuid());
 				keepfd[i] = SKIP;
 				continue;
 			}
-			if (f < 0 && errno != EEXIST) {
-				sb_fail(err, m->where, m->path, "cannot create the placeholder that keeps this name: %s", strerror(errno));
+			if (rr < 0) {
+				sb_fail(err, m->where, m->path, "cannot create the placeholder that keeps this name: %s", strerror(-rr));
 				goto out;
 			}
-			if (f > 0 && !m->is_dir)
-				close(f);
 		}
-		if (m->op == MNT_MASK_DIR || m->op == MNT_MASK_FILE || m->op == MNT_OCCUPY)
+		if (m->op == MNT_MASK_DIR || m->op == MNT_MASK_FILE)
 			need_mask = true;
 		/* Trees to bring back into views are cloned before any view
 		 * covers them. */
@@ -344,17 +391,21 @@ int ns_mounts(struct run *r, struct sb_err *err)
 		int t = -1, e = 0;
 		const char *what = "";
 		switch (m->op) {
+		case MNT_OCCUPY:
+			if (keepfd[i] == SKIP)
+				continue;
+			/* the placeholder itself, bound read-only */
+			__attribute__((fallthrough));
 		case MNT_PIN:
 		case MNT_RO_BIND:
 			what = m->op == MNT_PIN ? "pinning it" : "binding it read-only";
 			t = sb_open_tree(AT_FDCWD, m->path, SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC |
 					 SB_AT_RECURSIVE | SB_AT_SYMLINK_NOFOLLOW);
-			if (t >= 0 && m->op == MNT_RO_BIND && set_ro(t, true) < 0)
+			if (t >= 0 && m->op != MNT_PIN && set_ro(t, true) < 0)
 				e = errno;
 			break;
 		case MNT_MASK_DIR:
 		case MNT_MASK_FILE:
-		case MNT_OCCUPY:
 			what = "covering it";
 			if (keepfd[i] == SKIP)
 				continue;
@@ -371,18 +422,24 @@ int ns_mounts(struct run *r, struct sb_err *err)
 			}
 			attached++;
 			continue;
-		case MNT_SHM: {
+		case MNT_SHM:
 			what = "a private tmpfs";
-			int fs = sb_fsopen("tmpfs", SB_FSOPEN_CLOEXEC);
-			if (fs >= 0 && sb_fsconfig(fs, SB_FSCONFIG_SET_STRING, "mode", "1777", 0) == 0 &&
-			    sb_fsconfig(fs, SB_FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
-				t = sb_fsmount(fs, SB_FSMOUNT_CLOEXEC, SB_MOUNT_ATTR_NOSUID | SB_MOUNT_ATTR_NODEV | SB_MOUNT_ATTR_NOEXEC);
+			t = detached_tmpfs("1777", SB_MOUNT_ATTR_NOSUID | SB_MOUNT_ATTR_NODEV | SB_MOUNT_ATTR_NOEXEC);
 			if (t < 0)
-				e = errno;
-			if (fs >= 0)
-				close(fs);
+				e = -t;
 			break;
-		}
+		case MNT_DEVPTS:
+			if ((e = private_devpts()) == 0)
+				attached++;
+			else if (!attached) {
+				r->ns_errno = e;
+				rc = 1;
+				goto out;
+			} else {
+				sb_fail(err, m->where, m->path, "mount namespace: a private /dev/pts failed: %s", strerror(e));
+				goto out;
+			}
+			continue;
 		case MNT_KEEP:
 			if (keepfd[i] < 0)
 				continue;

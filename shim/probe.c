@@ -113,6 +113,17 @@ void probe_host(struct host *h, bool tries)
 		 * plans again without namespaces if that is refused. */
 		h->mounts = true;
 	}
+	/* The terminal on stdio, for granting just it when no private
+	 * /dev/pts can be had. */
+	for (int t = 0; t < 3; t++) {
+		char link[32], target[64];
+		snprintf(link, sizeof link, "/proc/self/fd/%d", t);
+		ssize_t n = readlink(link, target, sizeof target - 1);
+		if (n > 9 && strncmp(target, "/dev/pts/", 9) == 0) {
+			target[n] = 0;
+			snprintf(h->stdio_tty[t], sizeof h->stdio_tty[t], "%s", target);
+		}
+	}
 	int pers = personality(0xffffffff);
 	h->persona = pers < 0 ? 0 : (uint32_t)pers;
 	struct utsname u;

@@ -9,9 +9,10 @@
 #   outside: writable [W2, R/.git/worktrees/W2, R/.git/objects,
 #            R/.git/refs, R/.git/logs]               (R itself not)
 # (git add needs the common object store, so the per-worktree git dir alone
-# is never enough.)  git add and commit inside W2 succeed in both modes:
-# a writable tree inside a .git only gets the .git protect names relative
-# to its repository.
+# is never enough.)  With mounts, git add and commit inside W2 succeed;
+# with expansion the per-worktree git dir takes no new entries (its
+# commondir and config.worktree are carved), so git stops at its
+# index.lock — documented, named in the notice.
 . "$(dirname "$0")/common.sh"
 
 for who in $USERS; do
@@ -43,11 +44,21 @@ for who in $USERS; do
 			sbsh "$who" "$p" "cd '$W' && git status --porcelain >/dev/null && echo status-ok"
 			expect "$t: git status in W2 works" status-ok "$out"
 			sbsh "$who" "$p" "cd '$W' && git add three.txt && git commit -q -m inside && git log -1 --format=%s"
-			# A writable tree inside a .git gets only the .git names
-			# relative to its repository (none fall inside W2's git
-			# dir), so git works there in both modes.
-			expect "$t: git add and git commit in W2 work" inside "$out"
-			check "$t: ... the commit is there outside" inside "$(gitas "$who" "$W" log -1 --format=%s 2>&1)"
+			# W2's git dir keeps its commondir and config.worktree
+			# (they decide which config and hooks git runs outside):
+			# with mounts they are bound read-only and git works; with
+			# expansion the git dir takes no new entries, so git stops
+			# at its index.lock (documented, named in the notice).
+			if [ "$mode" = mounts ]; then
+				expect "$t: git add and git commit in W2 work" inside "$out"
+				check "$t: ... the commit is there outside" inside "$(gitas "$who" "$W" log -1 --format=%s 2>&1)"
+			else
+				check_match "$t: git add stops at the worktree's index.lock (expansion, documented)" \
+					"Unable to create '$G/index\.lock': Permission denied" "$(errs)"
+				check_match "$t: ... the notice names the per-worktree git dir" \
+					"new entries cannot be created directly in (.*, )?$G(,|$)" "$(errs)"
+			fi
+			expect "$t: W2's commondir cannot be rewritten" "$E" "$(op "$who" "$p" append "$G/commondir" "")"
 			check "$t: ... no placeholder was put inside the per-worktree git dir" "" \
 				"$(ls -A "$G" | grep -E '^\.(bashrc|envrc|vscode|git)$')"
 
