@@ -476,6 +476,7 @@ static int fit_ns(const struct profile *p, const struct host *h,
 		if (need_views) {
 			plan_views(p, fs, wcanon, pl);
 			fc->views = true;
+			sv_push(&pl->remarks, "below Landlock ABI 9 pathname unix sockets are hidden by views of /run, /var/run and /tmp only: a socket elsewhere outside the writable trees (e.g. ~/.gnupg/S.gpg-agent in a readable home) stays reachable; list such directories in hidden");
 		}
 		/* POSIX shared memory and semaphores (Python multiprocessing,
 		 * Chromium) get a private /dev/shm; the host's stays out of

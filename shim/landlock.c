@@ -28,12 +28,6 @@ static unsigned open_flags(const struct ll_path_rule *ru)
 	       (tmp || ru->create_dir ? NO_FOLLOW : 0);
 }
 
-static bool same_kind(const struct ll_path_rule *a, const struct ll_path_rule *b)
-{
-	return a->is_dir == b->is_dir && a->open_check == b->open_check &&
-	       a->create_dir == b->create_dir && strcmp(a->path, b->path) == 0;
-}
-
 static int by_path(const void *a, const void *b)
 {
 	const struct ll_path_rule *x = *(const struct ll_path_rule *const *)a;
@@ -58,16 +52,24 @@ static void merge_same_path(const struct plan *pl, uint64_t **acc, unsigned **ho
 	for (size_t i = 0; i < n; i++)
 		v[i] = &pl->rules[i];
 	qsort(v, n, sizeof *v, by_path);
-	for (size_t i = 0; i < n; i++) {
-		/* the first rule of its kind on this path: earlier ones of the
-		 * same path sort just before it */
-		size_t f = i;
-		for (size_t j = i; j-- > 0 && strcmp(v[j]->path, v[i]->path) == 0;)
-			if (same_kind(v[j], v[i]))
-				f = j;
-		size_t k = (size_t)(v[f] - pl->rules);
-		(*acc)[k] |= v[i]->access;
-		(*how)[k] |= open_flags(v[i]);
+	/* One pass over each run of equal paths: the first rule of each kind
+	 * in the run (at most 8 kinds) takes the others' rights, so a profile
+	 * repeating one path many times stays linear. */
+	for (size_t start = 0; start < n;) {
+		size_t end = start + 1;
+		while (end < n && strcmp(v[end]->path, v[start]->path) == 0)
+			end++;
+		const struct ll_path_rule *first[8] = {0};
+		for (size_t i = start; i < end; i++) {
+			unsigned kind = (unsigned)v[i]->is_dir | (unsigned)v[i]->open_check << 1 |
+					(unsigned)v[i]->create_dir << 2;
+			if (!first[kind])
+				first[kind] = v[i];
+			size_t k = (size_t)(first[kind] - pl->rules);
+			(*acc)[k] |= v[i]->access;
+			(*how)[k] |= open_flags(v[i]);
+		}
+		start = end;
 	}
 	free(v);
 }
