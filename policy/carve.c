@@ -10,15 +10,7 @@
 
 #include "fit.h"
 
-/* True if `inner` is `outer` or lies below it (component-wise). */
-static bool path_within(const char *inner, const char *outer)
-{
-	size_t n = strlen(outer);
-	if (strcmp(outer, "/") == 0)
-		return true;
-	return strncmp(inner, outer, n) == 0 && (inner[n] == 0 || inner[n] == '/');
-}
-
+/* dir/name with one '/' between, also when dir is "/" (malloc'd). */
 static char *join(const char *dir, const char *name)
 {
 	return strcmp(dir, "/") == 0 ? xasprintf("/%s", name)
@@ -109,6 +101,18 @@ void plan_add_mount(struct plan *pl, enum mount_op op, const char *path,
 	pl->mounts[pl->nmounts++] = (struct mount_rule){op, xstrdup(path), xstrdup(where), is_dir, NULL};
 }
 
+/* Append the `k` bytes of one name at `name` to absolute path `path`
+ * (a buffer of `n` bytes).  0, or -ENAMETOOLONG (path unchanged). */
+static int append_name(char *path, size_t n, const char *name, size_t k)
+{
+	if (strlen(path) + k + 2 > n)
+		return -ENAMETOOLONG;
+	if (strcmp(path, "/") != 0)
+		strcat(path, "/");
+	strncat(path, name, k);
+	return 0;
+}
+
 int carve_cut(const struct fs_view *fs, const char *tree, const char *rel,
 	      char *cut, size_t n, enum fs_kind *kind)
 {
@@ -117,11 +121,8 @@ int carve_cut(const struct fs_view *fs, const char *tree, const char *rel,
 	*kind = FS_DIR;
 	while (*p) {
 		size_t k = strcspn(p, "/");
-		if (strlen(cut) + k + 2 > n)
+		if (append_name(cut, n, p, k))
 			return -ENAMETOOLONG;
-		if (strcmp(cut, "/") != 0)
-			strcat(cut, "/");
-		strncat(cut, p, k);
 		int r = fs->lkind(fs->ctx, cut, kind);
 		if (r < 0)
 			return r;
@@ -144,11 +145,13 @@ int carve_mounts(struct plan *pl, const struct fs_view *fs, const char *tree,
 	while (*p) {
 		size_t n = strcspn(p, "/");
 		bool last = p[n] == 0;
-		if (strlen(cur) + n + 2 > sizeof cur)
-			return sb_fail(err, where, rel, "path too long");
-		if (strcmp(cur, "/") != 0)
-			strcat(cur, "/");
-		strncat(cur, p, n);
+		if (append_name(cur, sizeof cur, p, n)) {
+			/* the whole absolute path, as the user can find it */
+			char *abs = join(tree, rel);
+			sb_fail(err, where, abs, "path too long");
+			free(abs);
+			return -1;
+		}
 		enum fs_kind k;
 		int r = fs->lkind(fs->ctx, cur, &k);
 		if (r < 0)

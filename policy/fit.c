@@ -66,14 +66,6 @@ static int gap(struct plan *pl, const struct profile *p, unsigned part,
 	return 0;
 }
 
-static bool path_within(const char *inner, const char *outer)
-{
-	size_t n = strlen(outer);
-	if (strcmp(outer, "/") == 0)
-		return true;
-	return strncmp(inner, outer, n) == 0 && (inner[n] == 0 || inner[n] == '/');
-}
-
 /* Resolve one profile path; 1 if usable (canon/kind set), 0 if skipped
  * with a notice, -1 on a refusal. */
 static int resolve_entry(struct plan *pl, const struct fs_view *fs,
@@ -616,15 +608,18 @@ static int fit_landlock(const struct profile *p, const struct host *h,
 		} else {
 			sv_push(&pl->remarks, "network without udp_bind/udp_connect: UDP is not restricted");
 		}
-		const struct { const struct portlist *l; uint64_t a; } pls[] = {
-			{&p->tcp_bind, LL_NET_BIND_TCP}, {&p->tcp_connect, LL_NET_CONNECT_TCP},
-			{&p->udp_bind, LL_NET_BIND_UDP}, {&p->udp_connect, LL_NET_CONNECT_SEND_UDP}};
+		const struct { const struct portlist *l; uint64_t a; const char *key; } pls[] = {
+			{&p->tcp_bind, LL_NET_BIND_TCP, "tcp_bind"},
+			{&p->tcp_connect, LL_NET_CONNECT_TCP, "tcp_connect"},
+			{&p->udp_bind, LL_NET_BIND_UDP, "udp_bind"},
+			{&p->udp_connect, LL_NET_CONNECT_SEND_UDP, "udp_connect"}};
 		for (size_t k = 0; k < 4; k++) {
 			if (!(pl->handled_net & pls[k].a))
 				continue;
 			for (size_t i = 0; i < pls[k].l->n; i++) {
 				pl->ports = xgrow(pl->ports, pl->nports, sizeof *pl->ports);
-				pl->ports[pl->nports++] = (struct ll_port_rule){pls[k].l->v[i], pls[k].a};
+				pl->ports[pl->nports++] = (struct ll_port_rule){pls[k].l->v[i], pls[k].a,
+					xasprintf(".%s[%zu]", pls[k].key, i)};
 			}
 		}
 	}

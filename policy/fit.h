@@ -82,9 +82,15 @@ void carve_mounts_finish(struct plan *pl);
 void filter_build(const struct profile *p, const struct host *h,
 		  bool tcp_restricted, struct plan *pl);
 
-/* Append one path rule (copies strings). */
+/* Append one path rule (copies strings).  `access` is masked to the
+ * rights a file may carry when !is_dir (LL_FS_FILE_RIGHTS: others make
+ * add_rule fail with EINVAL) and to the plan's handled rights; a rule left
+ * granting nothing is not added (landlock_add_rule refuses an empty mask
+ * with ENOMSG). */
 void plan_add_rule(struct plan *pl, const char *path, const char *where,
 		   uint64_t access, bool is_dir);
+/* Append one notice (printf format, cut at 1023 bytes): printed on stderr
+ * before exec ("__sandbox: notice: ...") and listed by --check. */
 void plan_notice(struct plan *pl, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

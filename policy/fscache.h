@@ -18,8 +18,14 @@ struct fs_cache {
 	size_t cap, used;
 };
 
-/* Start an empty cache over `inner` and return the view to use. */
+/* Start an empty cache over `inner` and return the view to use: it gives
+ * `inner`'s answers (0 or a negative errno), asking `inner` once per path
+ * for resolve() and list(); a cached name longer than the caller's buffer
+ * is -ENAMETOOLONG, as from the real view.  The view points at `c`, which
+ * must outlive it. */
 struct fs_view fs_cache_view(struct fs_cache *c, const struct fs_view *inner);
+/* Free every cached answer and zero `c`; the view made from it must not be
+ * used afterwards. */
 void fs_cache_free(struct fs_cache *c);
 
 #endif

@@ -20,6 +20,8 @@ void plan_free(struct plan *pl)
 		free(pl->mounts[i].where);
 	}
 	free(pl->mounts);
+	for (size_t i = 0; i < pl->nports; i++)
+		free(pl->ports[i].where);
 	free(pl->ports);
 	sv_free(&pl->expanded);
 	free(pl->sc);

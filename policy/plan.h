@@ -24,9 +24,13 @@ struct ll_path_rule {
 	bool create_dir;
 };
 
+/* One Landlock network port rule (struct landlock_net_port_attr, ABI 4;
+ * UDP rights ABI 10): `port` in host byte order, `access` LL_NET_* bits.
+ * `where` names the profile entry (".tcp_bind[2]"), owned. */
 struct ll_port_rule {
 	uint16_t port;
 	uint64_t access;
+	char *where;
 };
 
 /* A seccomp comparison on the low 32 bits of one argument (REFERENCE.md:
@@ -40,9 +44,10 @@ struct sc_cmp {
 };
 
 /* One seccomp rule: when `syscall` is called and every comparison holds,
- * fail with -errno `err`.  `why` is a static explanation for --check. */
+ * fail with -errno `err`.  `why` is a static explanation for --check and
+ * for errors ("seccomp.deny": the rule came from the profile's list). */
 struct sc_rule {
-	const char *syscall; /* static or owned by the plan's name pool */
+	const char *syscall; /* static, or borrowed from the profile's seccomp.deny */
 	int err;
 	unsigned ncmp;
 	struct sc_cmp cmp[2];
@@ -83,6 +88,9 @@ struct left_out {
 	char *key;    /* ".unenforced.signal_scope" or ".best_effort" */
 };
 
+/* The whole plan, built by fit() and read by the shim's layers.  Owns
+ * every array and string in it (plan_free) but `prof` and the strings of
+ * the seccomp rules (see struct sc_rule). */
 struct plan {
 	/* Landlock */
 	bool landlock;
@@ -115,9 +123,13 @@ struct plan {
 	const struct profile *prof; /* borrowed */
 };
 
+/* Free everything the plan owns and zero it (the profile it borrows is
+ * left alone).  Safe on a zeroed plan and twice in a row; fit() calls it
+ * itself on failure. */
 void plan_free(struct plan *pl);
 
-/* Render the plan as a JSON document (malloc'd, caller frees). */
+/* Render the plan as a JSON document (malloc'd, caller frees): the --check
+ * output, doc/plan.schema.json.  NULL if jansson fails. */
 char *plan_json(const struct plan *pl);
 
 #endif

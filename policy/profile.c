@@ -195,6 +195,22 @@ PATHS_KEY(hidden)
 PATHS_KEY(caches)
 PATHS_KEY(devices)
 
+/* A key taking one of a few strings, in the order of its enum's values. */
+#define ENUM_KEY(field, type, ...) \
+	static int k_##field(const json_t *j, const char *loc, struct profile *p, struct sb_err *err) \
+	{ \
+		static const char *const c[] = {__VA_ARGS__, NULL}; \
+		int v; \
+		if (get_enum(j, loc, err, c, &v)) \
+			return -1; \
+		p->field = (type)v; \
+		return 0; \
+	}
+ENUM_KEY(mounts, enum mounts_mode, "auto", "off", "required")
+ENUM_KEY(network, enum net_mode, "off", "loopback", "on")
+ENUM_KEY(unix_sockets, enum unix_mode, "scoped", "any", "none")
+ENUM_KEY(signals, enum signal_mode, "scoped", "any")
+
 static int k_version(const json_t *j, const char *loc, struct profile *p,
 		     struct sb_err *err)
 {
@@ -221,17 +237,6 @@ static int k_protect_extra(const json_t *j, const char *loc, struct profile *p,
 	return names_into(j, loc, &p->protect_extra, true, err);
 }
 
-static int k_mounts(const json_t *j, const char *loc, struct profile *p,
-		    struct sb_err *err)
-{
-	static const char *const c[] = {"auto", "off", "required", NULL};
-	int v;
-	if (get_enum(j, loc, err, c, &v))
-		return -1;
-	p->mounts = (enum mounts_mode)v;
-	return 0;
-}
-
 static int k_tmp(const json_t *j, const char *loc, struct profile *p,
 		 struct sb_err *err)
 {
@@ -251,17 +256,6 @@ static int k_cwd(const json_t *j, const char *loc, struct profile *p,
 	if (get_path(j, loc, err, &s))
 		return -1;
 	p->cwd = xstrdup(s);
-	return 0;
-}
-
-static int k_network(const json_t *j, const char *loc, struct profile *p,
-		     struct sb_err *err)
-{
-	static const char *const c[] = {"off", "loopback", "on", NULL};
-	int v;
-	if (get_enum(j, loc, err, c, &v))
-		return -1;
-	p->network = (enum net_mode)v;
 	return 0;
 }
 
@@ -297,28 +291,6 @@ static int k_udp_bind(const json_t *j, const char *loc, struct profile *p, struc
 { return ports_into(j, loc, &p->udp_bind, true, err); }
 static int k_udp_connect(const json_t *j, const char *loc, struct profile *p, struct sb_err *err)
 { return ports_into(j, loc, &p->udp_connect, false, err); }
-
-static int k_unix_sockets(const json_t *j, const char *loc, struct profile *p,
-			  struct sb_err *err)
-{
-	static const char *const c[] = {"scoped", "any", "none", NULL};
-	int v;
-	if (get_enum(j, loc, err, c, &v))
-		return -1;
-	p->unix_sockets = (enum unix_mode)v;
-	return 0;
-}
-
-static int k_signals(const json_t *j, const char *loc, struct profile *p,
-		     struct sb_err *err)
-{
-	static const char *const c[] = {"scoped", "any", NULL};
-	int v;
-	if (get_enum(j, loc, err, c, &v))
-		return -1;
-	p->signals = (enum signal_mode)v;
-	return 0;
-}
 
 /* An environment variable name: non-empty, no '=' (POSIX leaves the rest
  * to the application, so nothing more is refused). */

@@ -25,6 +25,8 @@ struct portlist {
 	bool set;
 };
 
+/* The string values of network, unix_sockets, signals and mounts, in the
+ * order profile.c's ENUM_KEY lists them (the index is the value). */
 enum net_mode { NET_OFF, NET_LOOPBACK, NET_ON };
 enum unix_mode { UNIX_SCOPED, UNIX_ANY, UNIX_NONE };
 enum signal_mode { SIG_SCOPED, SIG_ANY };
@@ -113,6 +115,8 @@ struct profile {
  * (and `p` left empty).  On success the caller owns `p` (profile_free). */
 int profile_parse(const char *buf, size_t len, struct profile *p,
 		  struct sb_err *err);
+/* Free everything `p` owns and zero it.  Safe on a zeroed profile and
+ * twice in a row; profile_parse() calls it itself on failure. */
 void profile_free(struct profile *p);
 
 /* The built-in `protect` list (DESIGN.md), NULL-terminated, static. */

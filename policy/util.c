@@ -100,6 +100,19 @@ void sv_free(struct strvec *sv)
 	sv->n = sv->cap = 0;
 }
 
+bool path_within(const char *inner, const char *outer)
+{
+	size_t n = strlen(outer);
+	if (strcmp(outer, "/") == 0)
+		return true;
+	return strncmp(inner, outer, n) == 0 && (inner[n] == 0 || inner[n] == '/');
+}
+
+bool env_entry_is(const char *entry, const char *name, size_t n)
+{
+	return strncmp(entry, name, n) == 0 && entry[n] == '=';
+}
+
 int sb_fail(struct sb_err *e, const char *where, const char *path,
 	    const char *fmt, ...)
 {

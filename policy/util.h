@@ -24,9 +24,20 @@ bool sv_has(const struct strvec *sv, const char *s);
 /* Free every element and the array; leaves an empty vector. */
 void sv_free(struct strvec *sv);
 
+/* Allocation that cannot fail: on out-of-memory they print one line
+ * ("__sandbox: out of memory") and _Exit(125), as no layer has been
+ * applied yet that could be left half done.  Sizes in bytes; a size of 0
+ * still returns a unique pointer (malloc may return NULL for 0).  The
+ * caller owns the result (free()).
+ * xmalloc: n bytes, uninitialised. */
 void *xmalloc(size_t n);
+/* xcalloc: n elements of m bytes, zeroed (calloc checks n * m for
+ * overflow). */
 void *xcalloc(size_t n, size_t m);
+/* xrealloc: resize `p` (NULL: allocate) to n bytes; returns the (moved)
+ * block, `p` is no longer valid. */
 void *xrealloc(void *p, size_t n);
+/* xstrdup: a copy of NUL-terminated `s`. */
 char *xstrdup(const char *s);
 /* Make room for element `n` of array `p` (holding `n` elements of `size`
  * bytes): capacity doubles (8, 16, 32, ...), so appending stays amortised
@@ -35,6 +46,18 @@ char *xstrdup(const char *s);
 void *xgrow(void *p, size_t n, size_t size);
 /* malloc'd printf; aborts on out-of-memory. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* True if absolute path `inner` is `outer` or lies below it, component
+ * by component ("/a/bc" is not within "/a/b"); every path is within "/".
+ * Lexical only — no symlink is followed, no "." or ".." interpreted — so
+ * callers pass canonical or normalised paths (fit's resolve(), the plan's
+ * rules and mounts). */
+bool path_within(const char *inner, const char *outer);
+
+/* True if environment entry `entry` ("NAME=VALUE") sets the variable whose
+ * name is the first `n` bytes of `name`.  An entry without '=' sets
+ * nothing and never matches. */
+bool env_entry_is(const char *entry, const char *name, size_t n);
 
 /* The one error shape of the project: what failed, where in the user's
  * input (JSON location such as ".writable[1]", may be empty), which path

@@ -6,9 +6,11 @@
 #include <cap-ng.h>
 #include <errno.h>
 #include <linux/securebits.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 
+#include "../policy/names.h"
 #include "shim.h"
 
 /* Drop every capability but the kept ones from the bounding set, one
@@ -42,6 +44,20 @@ static int drop_bounding(uint64_t keep, bool *held)
 	return 0;
 }
 
+/* The error for a kept capability libcap-ng refused: named as the
+ * profile wrote it, ".capabilities[i]" and its CAP_ name. */
+static int keep_failed(const struct profile *p, int c, struct sb_err *err)
+{
+	char where[64] = ".capabilities", name[64];
+	for (size_t i = 0; i < p->ncaps; i++)
+		if (p->caps[i] == c) {
+			snprintf(where, sizeof where, ".capabilities[%zu]", i);
+			break;
+		}
+	cap_name(c, name, sizeof name);
+	return sb_fail(err, where, NULL, "cannot keep %s: libcap-ng refused to add it to the sets", name);
+}
+
 int caps_apply(struct run *r, struct sb_err *err)
 {
 	uint64_t keep = r->plan->keep_caps;
@@ -55,7 +71,7 @@ int caps_apply(struct run *r, struct sb_err *err)
 		if (capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED |
 				 CAPNG_INHERITABLE | CAPNG_BOUNDING_SET | CAPNG_AMBIENT,
 				 (unsigned)c) < 0)
-			return sb_fail(err, ".capabilities", NULL, "cannot keep capability %d", c);
+			return keep_failed(r->prof, c, err);
 	}
 	/* Dropping the bounding set and locking securebits both need
 	 * CAP_SETPCAP, so they happen before it is dropped itself. */

@@ -13,21 +13,14 @@
 
 #include "shim.h"
 
+/* Value of variable `name` in `env` (borrowed), or NULL. */
 static const char *env_get(const struct strvec *env, const char *name)
 {
 	size_t n = strlen(name);
 	for (size_t i = 0; i < env->n; i++)
-		if (strncmp(env->v[i], name, n) == 0 && env->v[i][n] == '=')
+		if (env_entry_is(env->v[i], name, n))
 			return env->v[i] + n + 1;
 	return NULL;
-}
-
-static bool path_within(const char *inner, const char *outer)
-{
-	size_t n = strlen(outer);
-	if (strcmp(outer, "/") == 0)
-		return true;
-	return strncmp(inner, outer, n) == 0 && (inner[n] == 0 || inner[n] == '/');
 }
 
 /* Why execve(path) gave EACCES: the file mode, the mount, or the profile. */

@@ -134,7 +134,7 @@ int landlock_prepare(struct run *r, struct sb_err *err)
 	for (size_t i = 0; i < pl->nports; i++) {
 		struct sb_net_port_attr np = {pl->ports[i].access, pl->ports[i].port};
 		if (sb_landlock_add_rule(rs, LL_RULE_NET_PORT, &np, 0) < 0)
-			return sb_fail(err, NULL, NULL, "Landlock port rule %u refused by the kernel: %s",
+			return sb_fail(err, pl->ports[i].where, NULL, "Landlock rule for port %u refused by the kernel: %s",
 				       pl->ports[i].port, strerror(errno));
 	}
 	return 0;

@@ -75,33 +75,15 @@ static int version(void)
 	return fflush(stdout) == 0 ? 0 : 125;
 }
 
-static int read_all(int fd, char **out, size_t *len, struct sb_err *err, const char *what)
+/* The whole profile from `fd` (what: the PROFILE argument, for messages). */
+static int read_profile(int fd, const char *what, char **text, size_t *len,
+			struct sb_err *err)
 {
-	size_t cap = 4096, n = 0;
-	char *buf = xmalloc(cap);
-	for (;;) {
-		if (n == cap) {
-			if (cap >= PROFILE_MAX) {
-				free(buf);
-				return sb_fail(err, NULL, NULL, "profile %s is larger than %u bytes", what, PROFILE_MAX);
-			}
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-		ssize_t r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-			free(buf);
-			return sb_fail(err, NULL, NULL, "reading profile %s: %s", what, strerror(e));
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	*out = buf;
-	*len = n;
+	int rc = read_fd_all(fd, PROFILE_MAX, text, len);
+	if (rc == -EFBIG)
+		return sb_fail(err, NULL, NULL, "profile %s is larger than %u bytes", what, PROFILE_MAX);
+	if (rc < 0)
+		return sb_fail(err, NULL, NULL, "reading profile %s: %s", what, strerror(-rc));
 	return 0;
 }
 
@@ -120,7 +102,7 @@ static int load_profile(const char *arg, char **text, size_t *len, struct sb_err
 		int fd = open(arg + 1, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			return sb_fail(err, NULL, arg + 1, "cannot open profile: %s", strerror(errno));
-		int rc = read_all(fd, text, len, err, arg);
+		int rc = read_profile(fd, arg, text, len, err);
 		close(fd);
 		return rc;
 	}
@@ -130,7 +112,7 @@ static int load_profile(const char *arg, char **text, size_t *len, struct sb_err
 		long fd = strtol(arg + 3, &end, 10);
 		if (errno || end == arg + 3 || *end || fd < 0 || fd > 0x7fffffff)
 			return sb_fail(err, NULL, NULL, "profile \"%s\": fd:N needs a descriptor number", arg);
-		int rc = read_all((int)fd, text, len, err, arg);
+		int rc = read_profile((int)fd, arg, text, len, err);
 		/* closed so the command does not inherit it; stdio stays
 		 * open (on /dev/null), or the next descriptor the shim opens
 		 * would become the command's stdin */

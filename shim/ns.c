@@ -115,12 +115,12 @@ static int detached_tmpfs(const char *mode, unsigned attr)
  * file, 0000): the source of every mask.  Returns its fd or -errno. */
 static int mask_source(void)
 {
-	int m = detached_tmpfs("0555", 0), e;
+	int m = detached_tmpfs("0555", 0);
 	if (m < 0)
 		return m;
 	int f = openat(m, "f", O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0);
 	if (f < 0 || mkdirat(m, "d", 0555) < 0 || fchmod(f, 0) < 0) {
-		e = errno;
+		int e = errno;
 		if (f >= 0)
 			close(f);
 		close(m);

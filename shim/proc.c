@@ -97,7 +97,7 @@ static bool env_match(const struct strvec *pats, const char *entry)
 static void env_drop(struct strvec *env, const char *name, size_t n)
 {
 	for (size_t i = 0; i < env->n;) {
-		if (strncmp(env->v[i], name, n) == 0 && env->v[i][n] == '=') {
+		if (env_entry_is(env->v[i], name, n)) {
 			free(env->v[i]);
 			memmove(&env->v[i], &env->v[i + 1], (env->n - i) * sizeof *env->v);
 			env->n--;

@@ -142,8 +142,14 @@ int seccomp_compile(const struct plan *pl, struct sock_filter **bpf, size_t *n,
 		rc = seccomp_rule_add_exact_array(ctx, SCMP_ACT_ERRNO((uint32_t)ru->err), nr, ru->ncmp, c);
 		if (rc < 0) {
 			seccomp_release(ctx);
-			return sb_fail(err, NULL, NULL, "seccomp rule for %s refused by libseccomp: %s",
-				       ru->syscall, strerror(-rc));
+			/* a rule of the profile's own list is named by its key;
+			 * the others come with the network mode or the built-in
+			 * filter, which `why` names */
+			if (strcmp(ru->why, "seccomp.deny") == 0)
+				return sb_fail(err, ".seccomp.deny", NULL, "seccomp rule for %s refused by libseccomp: %s",
+					       ru->syscall, strerror(-rc));
+			return sb_fail(err, NULL, NULL, "seccomp rule for %s (%s) refused by libseccomp: %s",
+				       ru->syscall, ru->why, strerror(-rc));
 		}
 	}
 	size_t bytes = 0;

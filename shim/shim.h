@@ -35,15 +35,42 @@ extern const struct fs_view fsview_real;
 /* `tries`: also try the namespaces in short-lived children (--probe,
  * --check: exact answers); a run skips that and tries unshare itself. */
 void probe_host(struct host *h, bool tries);
-/* Print --probe JSON on stdout. */
+/* Print --probe JSON (doc/probe.schema.json) on stdout.  Returns the exit
+ * status: 0, or 125 when the JSON cannot be built or stdout written. */
 int probe_print(const struct host *h);
 
-/* shim/proc.c */
+/* shim/proc.c: the process layer.  Each returns 0, or -1 with `err`
+ * naming the profile key (and path) and the errno's text; none owns
+ * anything but what it puts in `r`.  "Step N" below and for the other
+ * layers: the numbers of main()'s ordering comment (DESIGN.md
+ * "Pipeline"). */
+/* Step 0, before the namespaces (so a view of /tmp can bring it back and
+ * Landlock can open it): create `tmp` 0700 if missing — handed to the
+ * `user` when that is set — then refuse it unless it is a real directory
+ * (lstat: no symlink) owned by the command's uid and not group or world
+ * writable.  Errors name .tmp and the path. */
 int proc_tmp_prepare(struct run *r, struct sb_err *err);
+/* Step 2, first: setrlimit() for each `rlimits` entry (values in the
+ * resource's unit, UINT64_MAX unlimited).  Raising a hard limit needs
+ * CAP_SYS_RESOURCE (EPERM).  Errors name .rlimits.NAME. */
 int proc_rlimits(struct run *r, struct sb_err *err);
+/* Step 2, after the user switch: build the command's environment into
+ * r->env (owned by `r`, strings copied) from environ: clear + keep, then
+ * unset, then TMPDIR/TMP/TEMP for `tmp`, then set.  Cannot fail (0). */
 int proc_env(struct run *r, struct sb_err *err);
+/* Step 2, after the user switch (a uid change clears PDEATHSIG): setsid()
+ * for new_session (EPERM when already a process group leader);
+ * PR_SET_PDEATHSIG(SIGKILL) for die_with_parent, refused when the parent
+ * seen at start (r->parent) has already gone.  Errors name the key. */
 int proc_session(struct run *r, struct sb_err *err);
+/* Step 2: every inherited descriptor above 2 but `keep_fds` marked
+ * close-on-exec (close_range(CLOSE_RANGE_CLOEXEC), Linux 5.11; else a walk
+ * of /proc/self/fd), the kept ones cleared of it.  Fails on a kept
+ * descriptor that is not open (EBADF, .keep_fds[i]) and when neither way
+ * is available (.keep_fds). */
 int proc_fds(struct run *r, struct sb_err *err);
+/* Step 2, last, as the final user: chdir() to `cwd` when set.  Errors
+ * name .cwd and the path (ENOENT, EACCES...). */
 int proc_cwd(struct run *r, struct sb_err *err);
 
 /* shim/ns.c: unshare (mount, network; user when not root).  Returns 0,
@@ -55,30 +82,77 @@ int ns_enter(struct run *r, struct sb_err *err);
  * mounted; errno in r->ns_errno) so the caller may plan without. */
 int ns_mounts(struct run *r, struct sb_err *err);
 
-/* shim/user.c: `user` (container entrypoints).  user_resolve() checks the
- * shim runs as root and fills p->user's uid, gid and groups from the
- * image's /etc/passwd and /etc/group (no NSS); it changes nothing, so
- * --check runs it too.  user_switch() sets groups, gid and uid, keeping
- * the permitted capabilities for caps_apply(). */
+/* shim/user.c: `user` (container entrypoints).  user_resolve(), before
+ * fit: checks the shim runs as root with CAP_SETUID and CAP_SETGID and
+ * fills p->user's uid, gid and groups (p owns them) from the image's
+ * /etc/passwd and /etc/group (no NSS; a missing /etc/group means no
+ * supplementary groups); it changes nothing, so --check runs it too.
+ * Errors name .user / .user.name and the file (and line): unreadable
+ * (the errno), malformed, no such user, a name listed twice.  Returns 0
+ * or -1 with `err`. */
 int user_resolve(struct profile *p, const struct host *h, struct sb_err *err);
+/* Step 2, after rlimits and before env, session and caps: setgroups
+ * (skipped when already exactly these: a user namespace with setgroups
+ * "deny" refuses even that), setresgid, setresuid, each checked; the
+ * permitted capabilities are kept (PR_SET_KEEPCAPS) and raised to
+ * effective again for caps_apply().  EPERM / EINVAL (id not mapped in
+ * this user namespace) are named.  Returns 0 or -1 with `err`. */
 int user_switch(struct run *r, struct sb_err *err);
 
-/* shim/landlock.c */
+/* shim/landlock.c.  landlock_prepare(), step 1 (after the mounts, so
+ * paths are opened in the final tree; nothing is irreversible yet):
+ * create the ruleset (landlock_create_ruleset(2), attr size per ABI) into
+ * r->ruleset_fd (owned by `r`, -1 without Landlock) and add every path
+ * rule (opened O_PATH, rules on one path merged) and port rule.  A rule
+ * path that cannot be opened is skipped with a notice, except the
+ * workspace and tmp, which fail, as does a directory that became a file;
+ * a kernel refusal fails naming the rule's profile entry (.writable[0],
+ * .tcp_bind[2]) and the errno.  Returns 0 or -1 with `err`. */
 int landlock_prepare(struct run *r, struct sb_err *err);
+/* Step 5: landlock_restrict_self(2) with the prepared ruleset, then close
+ * it.  Needs no_new_privs (caps_apply) or CAP_SYS_ADMIN; E2BIG after 16
+ * nested layers.  Returns 0 (also when nothing was prepared) or -1 with
+ * `err`. */
 int landlock_apply(struct run *r, struct sb_err *err);
 
-/* shim/seccomp.c */
+/* shim/seccomp.c.  seccomp_prepare(), step 1 (every input error before
+ * anything irreversible): the plan's rules as a BPF program — embedded at
+ * build time when the rules match byte for byte, else compiled by
+ * libseccomp — into r->seccomp_ctx (a malloc'd struct sock_fprog, left
+ * NULL without seccomp; never freed: execve ends the image).  Fails naming the rule libseccomp refused
+ * (.seccomp.deny for the profile's own) or a program outside 1 to
+ * BPF_MAXINSNS instructions.  Returns 0 or -1 with `err`. */
 int seccomp_prepare(struct run *r, struct sb_err *err);
+/* Step 6, last before execve, so none of the shim's own setup runs under
+ * the filter: seccomp(SECCOMP_SET_MODE_FILTER) without flags (the shim is
+ * single-threaded); the kernel requires no_new_privs (caps_apply) or
+ * CAP_SYS_ADMIN.  Returns 0 or -1 with `err` (the errno's text). */
 int seccomp_apply(struct run *r, struct sb_err *err);
 
-/* shim/caps.c: drop capabilities, lock securebits, set no_new_privs. */
+/* shim/caps.c, steps 3 and 4, after the user switch and cwd: clear every
+ * capability set but the plan's kept ones (libcap-ng; kept ones go
+ * through the ambient set), shrink the bounding set and lock the
+ * securebits (both need CAP_SETPCAP, so only when it is held), then set
+ * no_new_privs (PR_SET_NO_NEW_PRIVS), which Landlock and seccomp need
+ * next.  capabilities(7).  Returns 0 or -1 with `err` (.capabilities[i]
+ * for a kept one libcap-ng refused; the errno's text otherwise). */
 int caps_apply(struct run *r, struct sb_err *err);
 
 /* shim/exec.c: PATH lookup on the final env and execve().  Returns only on
  * failure, with the exit status to use (126 or 127) and `err` filled. */
 int exec_command(struct run *r, struct sb_err *err);
 
-/* One diagnostic line on stderr: "__sandbox: <msg>". */
+/* shim/readall.c: read `fd` to end of file into a NUL-terminated buffer
+ * (malloc'd, caller frees; *len bytes, NULs included).  Bounded: an input
+ * of `max` bytes or more (max < SIZE_MAX) fails with -EFBIG, having kept at
+ * most max + 1 bytes in memory.  Returns 0 or a negative errno (read(2)'s;
+ * EINTR is retried).  Does not close `fd`. */
+int read_fd_all(int fd, size_t max, char **out, size_t *len);
+
+/* One diagnostic line on stderr: "__sandbox: <msg>", in one write(2) so
+ * lines of concurrent processes do not interleave; control characters
+ * (a newline in a profile path) become '?', and the line is cut at about
+ * 2 KiB.  Errors writing are ignored: there is nowhere else to say. */
 void sb_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -26,16 +26,20 @@ struct sb_ruleset_attr {
 	uint64_t scoped;
 };
 
+/* struct landlock_path_beneath_attr: packed in the UAPI too (12 bytes). */
 struct sb_path_beneath_attr {
 	uint64_t allowed_access;
 	int32_t parent_fd;
 } __attribute__((packed));
 
+/* struct landlock_net_port_attr (ABI 4): `port` in host byte order. */
 struct sb_net_port_attr {
 	uint64_t allowed_access;
 	uint64_t port;
 };
 
+/* The raw syscalls below return what the kernel does: a descriptor or 0,
+ * or -1 with errno (landlock(7), close_range(2), the mount API's pages). */
 static inline int sb_landlock_create_ruleset(const struct sb_ruleset_attr *a,
 					     size_t size, uint32_t flags)
 {
@@ -79,6 +83,7 @@ static inline int sb_close_range(unsigned first, unsigned last, unsigned flags)
 #define SB_MOUNT_ATTR_NODEV     0x04u
 #define SB_MOUNT_ATTR_NOEXEC    0x08u
 
+/* struct mount_attr (mount_setattr(2)). */
 struct sb_mount_attr {
 	uint64_t attr_set, attr_clr, propagation, userns_fd;
 };

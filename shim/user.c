@@ -27,39 +27,21 @@
 #define GROUPS_MAX 65536   /* NGROUPS_MAX since Linux 2.6.4 */
 
 /* Read `path` whole into a NUL-terminated buffer (malloc'd).  Returns 0,
- * or a negative errno (-EFBIG over DB_MAX, -EINVAL on a NUL byte). */
+ * or a negative errno: open(2)'s or read(2)'s, -EFBIG for a file of
+ * DB_MAX - 1 bytes or more, -EINVAL on a NUL byte (lines are parsed as C strings: one would be
+ * cut short). */
 static int read_db(const char *path, char **out)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
-	size_t cap = 4096, n = 0;
-	char *buf = xmalloc(cap);
-	for (;;) {
-		if (n + 1 >= cap) {
-			if (cap >= DB_MAX) {
-				free(buf);
-				close(fd);
-				return -EFBIG;
-			}
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-		ssize_t r = read(fd, buf + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-			free(buf);
-			close(fd);
-			return -e;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
+	char *buf;
+	size_t n;
+	/* DB_MAX - 1: the buffer, its NUL included, stays below DB_MAX */
+	int rc = read_fd_all(fd, DB_MAX - 1, &buf, &n);
 	close(fd);
-	buf[n] = 0;
+	if (rc < 0)
+		return rc;
 	if (strlen(buf) != n) {
 		free(buf);
 		return -EINVAL;

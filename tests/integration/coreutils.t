@@ -1,12 +1,7 @@
 #!/usr/bin/env bash
 # sh and coreutils work unchanged in the workspace, with the default profile
 # (readable ["/"]) and with a realistic one (readable /usr, /etc, /bin, /lib*).
-. "$(dirname "$0")/../lib.sh"
-export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-READ_REAL='"readable":["/usr","/etc","/bin","/lib","/lib64"]'
-prof() { local r=""; [ "$1" = real ] && r="$READ_REAL,"; echo "{$r\"writable\":[\"$2\"]${3:+,$3},$UNF}"; }
-sbrun() { local who=$1 p=$2; shift 2; out=$(as "$who" "$SB" "$p" -- "$@" </dev/null 2>"$T/err"); rc=$?; err=$(grep -v '^__sandbox: notice: ' "$T/err"); }
-expect() { if [ "$rc" = "$2" ] && [ "$out" = "$3" ]; then ok "$1"; else not_ok "$1"; diag "expected rc=$2 out: $3" "got rc=$rc out: $out" "stderr: $err"; fi; }
+. "$(dirname "$0")/common.sh"
 
 for who in $USERS; do
 	for style in default real; do

@@ -2,10 +2,7 @@
 # die_with_parent (default true): when the process that started the shim
 # exits, the command is killed; with false it lives on.  And a parent that
 # exits while the shim is still setting up is noticed (125, nothing runs).
-. "$(dirname "$0")/../lib.sh"
-export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-READ_REAL='"readable":["/usr","/etc","/bin","/lib","/lib64"]'
-prof() { local r=""; [ "$1" = real ] && r="$READ_REAL,"; echo "{$r\"writable\":[\"$2\"]${3:+,$3},$UNF}"; }
+. "$(dirname "$0")/common.sh"
 
 # alive PID — running (not gone, not a zombie waiting for a reaper) and still sleep
 alive() {

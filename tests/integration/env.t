@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
 # env rules: clear, keep (exact names and PREFIX*), set, unset, and their
 # order (unset after keep, set last; tmp's TMPDIR/TMP/TEMP before set).
-. "$(dirname "$0")/../lib.sh"
-export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-READ_REAL='"readable":["/usr","/etc","/bin","/lib","/lib64"]'
-prof() { local r=""; [ "$1" = real ] && r="$READ_REAL,"; echo "{$r\"writable\":[\"$2\"]${3:+,$3},$UNF}"; }
+. "$(dirname "$0")/common.sh"
+# expect: common.sh's, but with the whole stderr (these runs bypass sbrun)
 expect() { if [ "$rc" = "$2" ] && [ "$out" = "$3" ]; then ok "$1"; else not_ok "$1"; diag "expected rc=$2 out: $3" "got rc=$rc out: $out" "stderr: $(cat "$T/err")"; fi; }
 # envrun WHO PROFILE — run /usr/bin/env in a known outer environment; sorted output in $out
 envrun() {

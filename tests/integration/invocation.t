@@ -2,10 +2,8 @@
 # How the profile arrives (inline JSON, @PATH, fd:N, the optional leading
 # "__sandbox" word) and how COMMAND is found (PATH of the final environment,
 # execvp's default PATH when the environment has none).
-. "$(dirname "$0")/../lib.sh"
-export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-READ_REAL='"readable":["/usr","/etc","/bin","/lib","/lib64"]'
-prof() { local r=""; [ "$1" = real ] && r="$READ_REAL,"; echo "{$r\"writable\":[\"$2\"]${3:+,$3},$UNF}"; }
+. "$(dirname "$0")/common.sh"
+# expect: common.sh's, but with the whole stderr (these runs bypass sbrun)
 expect() { if [ "$rc" = "$2" ] && [ "$out" = "$3" ]; then ok "$1"; else not_ok "$1"; diag "expected rc=$2 out: $3" "got rc=$rc out: $out" "stderr: $(cat "$T/err")"; fi; }
 SHOW='echo "$MARK"; if (: <&3) 2>/dev/null; then echo fd3-open; else echo fd3-closed; fi'
 

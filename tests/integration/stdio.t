@@ -2,10 +2,7 @@
 # The shim writes nothing to stdout (it belongs to the command: MCP and other
 # stdio protocols run over it); the command's stdin, stdout and stderr pass
 # through byte-exact.
-. "$(dirname "$0")/../lib.sh"
-export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-READ_REAL='"readable":["/usr","/etc","/bin","/lib","/lib64"]'
-prof() { local r=""; [ "$1" = real ] && r="$READ_REAL,"; echo "{$r\"writable\":[\"$2\"]${3:+,$3},$UNF}"; }
+. "$(dirname "$0")/common.sh"
 size() { wc -c < "$1" | tr -d ' '; }
 
 for who in $USERS; do

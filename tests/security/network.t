@@ -7,56 +7,7 @@
 # sendmsg with MSG_FASTOPEN, which goes around the connect hook) are
 # refused.  Controls: the same helper connects/sends outside the sandbox
 # and under the relaxed profile.
-. "$(dirname "$0")/../lib.sh"
-
-TRY=$HELPERS/try-syscall
-if [ ! -x "$TRY" ]; then
-	echo "Bail out! $TRY is missing: run make build/helpers/try-syscall"
-	exit 1
-fi
-
-# inside WHO KEYS OP [ARG...] — try-syscall OP under the sandbox as WHO,
-# with the profile {$UNF,KEYS}; prints its one line.  The shim's stderr is
-# kept in $T/err for the diagnostics of a mismatch.
-inside() {
-	local who=$1 keys=$2
-	shift 2
-	as "$who" "$SB" "{$UNF${keys:+,$keys}}" -- "$TRY" "$@" 2>"$T/err"
-}
-
-# outside WHO OP [ARG...] — the same attempt without the sandbox (control).
-outside() {
-	local who=$1
-	shift
-	as "$who" "$TRY" "$@" 2>"$T/err"
-}
-
-# expect NAME EXPECTED ACTUAL — check, plus the last stderr on a mismatch.
-expect() {
-	check "$1" "$2" "$3"
-	[ "$2" = "$3" ] || diag "stderr: $(cat "$T/err" 2>/dev/null)"
-}
-
-# bg_start WHO OP [ARG...] — start try-syscall OP as WHO in the background
-# (it becomes the coprocess itself: BG_PID is its pid), its stdin on a pipe
-# we hold, and wait for its first line (ready) into BG_LINE.  bg_stop
-# closes that pipe, which ends it, and reaps it.
-bg_start() {
-	local who=$1
-	shift
-	if [ "$who" = nobody ]; then
-		coproc BG { exec setpriv --reuid $NOBODY --regid $NOBODY --clear-groups -- "$TRY" "$@" 2>"$T/bg.err"; }
-	else
-		coproc BG { exec "$TRY" "$@" 2>"$T/bg.err"; }
-	fi
-	BG_IN=${BG[1]}
-	BG_LINE=
-	read -r BG_LINE <&"${BG[0]}"
-}
-bg_stop() {
-	exec {BG_IN}>&-
-	wait "$BG_PID" 2>/dev/null
-}
+. "$(dirname "$0")/common.sh"
 
 # family WHO KEYS FAMILY TYPE PROTO — socket(FAMILY) refused inside with
 # EAFNOSUPPORT, once the kernel has shown outside that the family exists.

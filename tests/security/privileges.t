@@ -5,35 +5,7 @@
 # environment variable is gone after env.clear.  Controls: the same
 # /proc/self/status outside shows capabilities and no_new_privs 0; mount
 # works outside as root; the variable is present without env.clear.
-. "$(dirname "$0")/../lib.sh"
-
-TRY=$HELPERS/try-syscall
-if [ ! -x "$TRY" ]; then
-	echo "Bail out! $TRY is missing: run make build/helpers/try-syscall"
-	exit 1
-fi
-
-# inside WHO KEYS OP [ARG...] — try-syscall OP under the sandbox as WHO,
-# with the profile {$UNF,KEYS}; prints its one line.  The shim's stderr is
-# kept in $T/err for the diagnostics of a mismatch.
-inside() {
-	local who=$1 keys=$2
-	shift 2
-	as "$who" "$SB" "{$UNF${keys:+,$keys}}" -- "$TRY" "$@" 2>"$T/err"
-}
-
-# outside WHO OP [ARG...] — the same attempt without the sandbox (control).
-outside() {
-	local who=$1
-	shift
-	as "$who" "$TRY" "$@" 2>"$T/err"
-}
-
-# expect NAME EXPECTED ACTUAL — check, plus the last stderr on a mismatch.
-expect() {
-	check "$1" "$2" "$3"
-	[ "$2" = "$3" ] || diag "stderr: $(cat "$T/err" 2>/dev/null)"
-}
+. "$(dirname "$0")/common.sh"
 
 # status WHO KEYS|- FIELD — FIELD of /proc/self/status of cat(1), run as
 # WHO inside the sandbox (KEYS) or outside (-).  Inside, /proc is readable

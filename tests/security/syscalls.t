@@ -6,43 +6,7 @@
 # changes (EPERM), bpf (EPERM).  Each paired with the same call working
 # outside the sandbox (or answering differently there) and, where the
 # profile can relax it, working under seccomp.allow.
-. "$(dirname "$0")/../lib.sh"
-
-TRY=$HELPERS/try-syscall
-if [ ! -x "$TRY" ]; then
-	echo "Bail out! $TRY is missing: run make build/helpers/try-syscall"
-	exit 1
-fi
-
-# inside WHO KEYS OP [ARG...] — try-syscall OP under the sandbox as WHO,
-# with the profile {$UNF,KEYS}; prints its one line.  The shim's stderr is
-# kept in $T/err for the diagnostics of a mismatch.
-inside() {
-	local who=$1 keys=$2
-	shift 2
-	as "$who" "$SB" "{$UNF${keys:+,$keys}}" -- "$TRY" "$@" 2>"$T/err"
-}
-
-# outside WHO OP [ARG...] — the same attempt without the sandbox (control).
-outside() {
-	local who=$1
-	shift
-	as "$who" "$TRY" "$@" 2>"$T/err"
-}
-
-# expect NAME EXPECTED ACTUAL — check, plus the last stderr on a mismatch.
-expect() {
-	check "$1" "$2" "$3"
-	[ "$2" = "$3" ] || diag "stderr: $(cat "$T/err" 2>/dev/null)"
-}
-
-# under_sh WHO CMD [ARG...] — run CMD as the child (not exec'd) of a
-# dedicated sh owned by WHO: that sh is the "parent" a test attacks.
-under_sh() {
-	local who=$1
-	shift
-	as "$who" sh -c '"$@"; exit $?' sh "$@"
-}
+. "$(dirname "$0")/common.sh"
 
 allow() { printf '"seccomp":{"allow":["%s"]}' "$1"; }
 

@@ -12,35 +12,7 @@
 #     CAP_SYS_ADMIN kept, so the tty layer's own checks
 #     (dev.tty.legacy_tiocsti, controlling tty) cannot be why — and with
 #     seccomp.allow ["ioctl"] it works again.
-. "$(dirname "$0")/../lib.sh"
-
-TRY=$HELPERS/try-syscall
-if [ ! -x "$TRY" ]; then
-	echo "Bail out! $TRY is missing: run make build/helpers/try-syscall"
-	exit 1
-fi
-
-# inside WHO KEYS OP [ARG...] — try-syscall OP under the sandbox as WHO,
-# with the profile {$UNF,KEYS}; prints its one line.  The shim's stderr is
-# kept in $T/err for the diagnostics of a mismatch.
-inside() {
-	local who=$1 keys=$2
-	shift 2
-	as "$who" "$SB" "{$UNF${keys:+,$keys}}" -- "$TRY" "$@" 2>"$T/err"
-}
-
-# outside WHO OP [ARG...] — the same attempt without the sandbox (control).
-outside() {
-	local who=$1
-	shift
-	as "$who" "$TRY" "$@" 2>"$T/err"
-}
-
-# expect NAME EXPECTED ACTUAL — check, plus the last stderr on a mismatch.
-expect() {
-	check "$1" "$2" "$3"
-	[ "$2" = "$3" ] || diag "stderr: $(cat "$T/err" 2>/dev/null)"
-}
+. "$(dirname "$0")/common.sh"
 
 # pty WHO CMD [ARG...] — run CMD as WHO with a fresh pty as its controlling
 # terminal (echo off: injected bytes are not echoed back) and print the

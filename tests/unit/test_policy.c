@@ -846,6 +846,9 @@ static void test_fit_network(void)
 		ok(r.pl.handled_net == (LL_NET_BIND_TCP | LL_NET_CONNECT_TCP) && r.pl.nports == 2 &&
 		   r.pl.ports[0].port == 8080 && r.pl.ports[0].access == LL_NET_BIND_TCP,
 		   "both TCP rights handled; 8080 bind_tcp and 443 connect_tcp");
+	ok(r.pl.nports == 2 && strcmp(r.pl.ports[0].where, ".tcp_bind[0]") == 0 &&
+	   strcmp(r.pl.ports[1].where, ".tcp_connect[0]") == 0,
+	   "port rules name their profile entries (.tcp_bind[0], .tcp_connect[0])");
 	run_free(&r);
 
 	run_fit(&r, "{'network':'on'}", &h9, &big_fs);
@@ -1339,6 +1342,18 @@ static void test_carve(void)
 	like(e.why, "/home/u/.ssh", "the listing error names the path gone around (/home/u/.ssh)");
 	plan_free(&pl);
 	sv_free(&excl);
+
+	/* a carve-out path too long to build: named as the absolute path */
+	char rel[5000];
+	memset(rel, 'a', sizeof rel - 1);
+	rel[sizeof rel - 1] = 0;
+	memset(&pl, 0, sizeof pl);
+	memset(&e, 0, sizeof e);
+	rc = carve_mounts(&pl, &v, "/home/u", rel, false, false, ".protect[0]", &e);
+	ok(rc == -1 && strcmp(e.where, ".protect[0]") == 0 &&
+	   strncmp(e.path, "/home/u/aaaa", 12) == 0 && strcmp(e.why, "path too long") == 0,
+	   "carve_mounts: a path too long is named absolute (/home/u/aaa...)");
+	plan_free(&pl);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1359,6 +1374,16 @@ static void test_helpers(void)
 	char n[64];
 	cap_name(CAP_NET_BIND_SERVICE_NR, n, sizeof n);
 	is_str(n, "CAP_NET_BIND_SERVICE", "cap_name(10)");
+	ok(path_within("/a/b", "/a/b") && path_within("/a/b/c", "/a/b") &&
+	   path_within("/x", "/") && path_within("/", "/"),
+	   "path_within: the path itself, below it, anything below /");
+	ok(!path_within("/a/bc", "/a/b") && !path_within("/a", "/a/b") &&
+	   !path_within("/b", "/a"),
+	   "path_within: a longer name, the parent and a sibling are not within");
+	ok(env_entry_is("PATH=/bin", "PATH", 4) && env_entry_is("PATH=", "PATHX", 4) &&
+	   !env_entry_is("PATHS=/x", "PATH", 4) && !env_entry_is("PATH", "PATH", 4) &&
+	   !env_entry_is("PAT=1", "PATH", 4),
+	   "env_entry_is: NAME= only, by the first n bytes of the name");
 }
 
 int main(void)
