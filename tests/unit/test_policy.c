@@ -799,9 +799,7 @@ static void test_fit_tmp(void)
 	run_fit(&r, "{'tmp':'/dev/shm'}", &h, &big_fs);
 	fit_refused(&r, "tmp /dev/shm (exists)", ".tmp", "resolves inside /dev");
 	run_free(&r);
-	/* TODO(policy bug): fit.c checks "inside /dev" only for a tmp that
-	 * exists (r == 0); a missing tmp under /dev gets a full-rights rule
-	 * marked create_dir.  Expected: refused like an existing one. */
+	/* A tmp under /dev is refused whether it exists yet or not. */
 	run_fit(&r, "{'tmp':'/dev/newdir'}", &h, &big_fs);
 	fit_refused(&r, "tmp /dev/newdir (missing)", ".tmp", "inside /dev");
 	run_free(&r);
@@ -818,10 +816,8 @@ static void test_fit_network(void)
 	run_fit(&r, "{'network':'on','tcp_connect':[443],'signals':'any','unix_sockets':'any'}", &h4, &big_fs);
 	if (fit_ok(&r, "network on, tcp_connect [443], ABI 4")) {
 		ok(r.pl.handled_net & LL_NET_CONNECT_TCP, "connect_tcp handled");
-		/* TODO(policy bug): DESIGN.md says an absent tcp_bind is
-		 * unrestricted when network is "on", but fit.c handles
-		 * bind_tcp as soon as either TCP list is given, so with no
-		 * bind rule every bind() is refused. */
+		/* DESIGN.md: an absent tcp_bind stays unrestricted when
+		 * network is "on": only the listed direction is handled. */
 		ok(!(r.pl.handled_net & LL_NET_BIND_TCP),
 		   "tcp_bind absent: bind_tcp not handled (binding stays unrestricted)");
 		ok(r.pl.nports == 1 && r.pl.ports[0].port == 443 &&
@@ -1337,8 +1333,8 @@ static void test_carve(void)
 	ok(rc == -1 && strcmp(e.where, ".readable[0]") == 0 && strcmp(e.path, "/home/u") == 0 &&
 	   strstr(e.why, "Permission denied"),
 	   "unlistable /home/u: refused at .readable[0] naming /home/u");
-	/* TODO(policy bug): carve.c names excluded->v[0] ("/dev") as what
-	 * it was going around, not the excluded path inside /home/u. */
+	/* The listing error names the excluded path it was going around,
+	 * not the first excluded path ("/dev"). */
 	like(e.why, "/home/u/.ssh", "the listing error names the path gone around (/home/u/.ssh)");
 	plan_free(&pl);
 	sv_free(&excl);
