@@ -663,7 +663,6 @@ static int fit_landlock(const struct profile *p, const struct host *h,
 	 * (expansion mode; with mounts the lists hold /dev only). */
 	int rc = -1;
 	uint64_t all = ll_fs_rights(abi);
-	size_t first = pl->nrules;
 	/* Execute comes from `executable` alone (its default holds the
 	 * writable trees and tmp), so an explicit list narrows it. */
 	if (grant_list(pl, fs, &p->writable, all & ~LL_FS_EXECUTE, true, &fc->excl_w, NULL, err) ||
@@ -680,7 +679,6 @@ static int fit_landlock(const struct profile *p, const struct host *h,
 		if (fs->resolve(fs->ctx, fc->ro_read.v[i], canon, sizeof canon, &k) == 0)
 			plan_add_rule(pl, canon, "read_only carve-out", GRANT_READ, k == FS_DIR);
 	}
-	(void)first;
 	if (p->tmp) {
 		char canon[4096];
 		enum fs_kind kind;

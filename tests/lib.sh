@@ -69,3 +69,15 @@ check() {
 check_match() {
 	if printf '%s' "$3" | grep -Eq -- "$2"; then ok "$1"; else not_ok "$1"; diag "expected to match: $2" "got: $3"; fi
 }
+
+# need_mcp_server — set NM (tests/node_modules) and PKG (the MCP filesystem
+# server), or fail the file: `make tests` installs it with npm ci.
+need_mcp_server() {
+	NM=$REPO/tests/node_modules
+	PKG=@modelcontextprotocol/server-filesystem
+	if [ ! -f "$NM/$PKG/dist/index.js" ]; then
+		not_ok "$PKG is installed in tests/node_modules (make tests runs npm ci --prefix tests)"
+		done_testing
+		exit
+	fi
+}

@@ -5,13 +5,7 @@
 # refusal surfaces as the error the README names.  As root and uid 65534.
 . "$(dirname "$0")/../lib.sh"
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-NM=$REPO/tests/node_modules
-PKG=@modelcontextprotocol/server-filesystem
-if [ ! -f "$NM/$PKG/dist/index.js" ]; then
-	not_ok "$PKG is installed in tests/node_modules (make tests runs npm ci --prefix tests)"
-	done_testing
-	exit
-fi
+need_mcp_server
 # Inside the sandbox the server is found on PATH ($V/bin); the default
 # profile (readable /) reaches $T, which tests/lib.sh keeps out of /tmp.
 V=$T/readme

@@ -13,13 +13,7 @@
 # As root and as uid 65534.
 . "$(dirname "$0")/../lib.sh"
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-NM=$REPO/tests/node_modules
-PKG=@modelcontextprotocol/server-filesystem
-if [ ! -f "$NM/$PKG/dist/index.js" ]; then
-	not_ok "$PKG is installed in tests/node_modules (make tests runs npm ci --prefix tests)"
-	done_testing
-	exit
-fi
+need_mcp_server
 # world-readable copy: the checkout may be private to root
 cp -r "$NM" "$T/node_modules"
 chmod -R a+rX "$T/node_modules"
