@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fit.h"
+#include "carve.h"
+#include "landlock_abi.h"
 
 /* dir/name with one '/' between, also when dir is "/" (malloc'd). */
 static char *join(const char *dir, const char *name)
@@ -72,35 +73,6 @@ int carve_grant(struct plan *pl, const struct fs_view *fs, const char *path,
 
 /* ---- mount mode: the mount rules of one carve-out ---- */
 
-static int op_rank(enum mount_op op)
-{
-	switch (op) {
-	case MNT_PIN: return 0;
-	case MNT_RO_BIND: return 1;
-	default: return 2; /* masks, occupy, view, keep replace what is there */
-	}
-}
-
-void plan_add_mount(struct plan *pl, enum mount_op op, const char *path,
-		    const char *where, bool is_dir)
-{
-	for (size_t i = 0; i < pl->nmounts; i++) {
-		struct mount_rule *m = &pl->mounts[i];
-		if (strcmp(m->path, path) != 0)
-			continue;
-		/* one rule per path: the strongest wins */
-		if (op_rank(op) > op_rank(m->op)) {
-			m->op = op;
-			m->is_dir = is_dir;
-			free(m->where);
-			m->where = xstrdup(where);
-		}
-		return;
-	}
-	pl->mounts = xgrow(pl->mounts, pl->nmounts, sizeof *pl->mounts);
-	pl->mounts[pl->nmounts++] = (struct mount_rule){op, xstrdup(path), xstrdup(where), is_dir, NULL};
-}
-
 /* Append the `k` bytes of one name at `name` to absolute path `path`
  * (a buffer of `n` bytes).  0, or -ENAMETOOLONG (path unchanged). */
 static int append_name(char *path, size_t n, const char *name, size_t k)
@@ -136,60 +108,43 @@ int carve_cut(const struct fs_view *fs, const char *tree, const char *rel,
 }
 
 int carve_mounts(struct plan *pl, const struct fs_view *fs, const char *tree,
-		 const char *rel, bool hidden, bool want_dir, const char *where,
-		 struct sb_err *err)
+		 const char *rel, bool hidden, const char *where,
+		 char *missing, size_t n, struct sb_err *err)
 {
-	char cur[4096];
-	const char *p = rel;
-	snprintf(cur, sizeof cur, "%s", tree);
-	while (*p) {
-		size_t n = strcspn(p, "/");
-		bool last = p[n] == 0;
-		if (append_name(cur, sizeof cur, p, n)) {
-			/* the whole absolute path, as the user can find it */
-			char *abs = join(tree, rel);
-			sb_fail(err, where, abs, "path too long");
-			free(abs);
-			return -1;
-		}
-		enum fs_kind k;
-		int r = fs->lkind(fs->ctx, cur, &k);
-		if (r < 0)
-			return sb_fail(err, where, cur, "%s", strerror(-r));
-		if (k == FS_MISSING) {
-			/* nothing to mount on: a placeholder keeps the name; a
-			 * directory where the name is one (on the way, or a
-			 * trailing '/'), so tools outside later find what they
-			 * expect there */
-			plan_add_mount(pl, MNT_OCCUPY, cur, where, !last || want_dir);
-			/* git follows $GIT_DIR/commondir to another config and
-			 * hooks, and dies on an empty one: "." names the git dir
-			 * itself, which is what a missing one means. */
-			const char *base = strrchr(cur, '/');
-			if (last && !want_dir && base && strcmp(base, "/commondir") == 0)
-				pl->mounts[pl->nmounts - 1].content = ".\n";
-			return 0;
-		}
-		if (k == FS_SYMLINK) {
-			/* never followed: the command could have aimed it at a
-			 * decoy; covering the link itself keeps it in place */
-			plan_add_mount(pl, MNT_MASK_FILE, cur, where, false);
-			return 0;
-		}
-		if (k != FS_DIR || last) {
-			if (hidden)
-				plan_add_mount(pl, k == FS_DIR ? MNT_MASK_DIR : MNT_MASK_FILE, cur, where, k == FS_DIR);
-			else
-				plan_add_mount(pl, MNT_RO_BIND, cur, where, k == FS_DIR);
-			return 0;
-		}
-		/* a directory on the way: pinned so it cannot be renamed away
-		 * and replaced (rename of a directory holding mounts is allowed) */
-		plan_add_mount(pl, MNT_PIN, cur, where, true);
-		p += n;
-		while (*p == '/')
-			p++;
+	char cut[4096];
+	enum fs_kind k;
+	int r = carve_cut(fs, tree, rel, cut, sizeof cut, &k);
+	if (r == -ENAMETOOLONG) {
+		/* the whole absolute path, as the user can find it */
+		char *abs = join(tree, rel);
+		sb_fail(err, where, abs, "path too long");
+		free(abs);
+		return -1;
 	}
+	if (r < 0)
+		return sb_fail(err, where, cut, "%s", strerror(-r));
+	if (k == FS_MISSING) {
+		/* nothing to mount on, and nothing is created to make one
+		 * (DESIGN.md: no placeholders); the caller says so */
+		snprintf(missing, n, "%s", cut);
+		return 1;
+	}
+	/* directories on the way: pinned so they cannot be renamed away and
+	 * replaced (rename of a directory holding mounts is allowed) */
+	size_t tl = strcmp(tree, "/") == 0 ? 0 : strlen(tree);
+	for (char *s = cut + tl + 1; (s = strchr(s, '/')) != NULL; s++) {
+		*s = 0;
+		plan_add_mount(pl, MNT_PIN, cut, where, true);
+		*s = '/';
+	}
+	if (k == FS_SYMLINK)
+		/* never followed: the command could have aimed it at a decoy;
+		 * covering the link itself keeps it in place */
+		plan_add_mount(pl, MNT_MASK_FILE, cut, where, false);
+	else if (hidden)
+		plan_add_mount(pl, k == FS_DIR ? MNT_MASK_DIR : MNT_MASK_FILE, cut, where, k == FS_DIR);
+	else
+		plan_add_mount(pl, MNT_RO_BIND, cut, where, k == FS_DIR);
 	return 0;
 }
 
@@ -210,21 +165,44 @@ static int by_depth(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
+static bool replaces(enum mount_op op)
+{
+	return op == MNT_VIEW || op == MNT_TMP;
+}
+
+/* True when rule i's path no longer exists in the final tree: under a
+ * mask, or under a view / private tmpfs with no kept tree around it. */
+static bool covered(const struct mount_rule *m, size_t n, size_t i)
+{
+	const struct mount_rule *r = &m[i];
+	for (size_t j = 0; j < n; j++) {
+		const struct mount_rule *c = &m[j];
+		if (j == i || strcmp(c->path, r->path) == 0 || !path_within(r->path, c->path))
+			continue;
+		if (c->op == MNT_MASK_DIR || c->op == MNT_MASK_FILE)
+			return true;
+		if (!replaces(c->op) || r->op == MNT_KEEP)
+			continue;
+		bool kept = false;
+		for (size_t k = 0; k < n && !kept; k++)
+			kept = m[k].op == MNT_KEEP && path_within(r->path, m[k].path) &&
+			       path_within(m[k].path, c->path);
+		if (!kept)
+			return true;
+	}
+	return false;
+}
+
 void carve_mounts_finish(struct plan *pl)
 {
 	/* parents before children, so a child's mount lands on top */
 	qsort(pl->mounts, pl->nmounts, sizeof *pl->mounts, by_depth);
-	/* nothing to do under a mask: the path no longer exists there */
+	bool *drop = xcalloc(pl->nmounts + 1, sizeof *drop);
+	for (size_t i = 0; i < pl->nmounts; i++)
+		drop[i] = covered(pl->mounts, pl->nmounts, i);
 	size_t out = 0;
 	for (size_t i = 0; i < pl->nmounts; i++) {
-		bool covered = false;
-		for (size_t j = 0; j < out && !covered; j++) {
-			const struct mount_rule *m = &pl->mounts[j];
-			covered = (m->op == MNT_MASK_DIR || m->op == MNT_MASK_FILE || m->op == MNT_OCCUPY) &&
-				  strcmp(m->path, pl->mounts[i].path) != 0 &&
-				  path_within(pl->mounts[i].path, m->path);
-		}
-		if (covered) {
+		if (drop[i]) {
 			free(pl->mounts[i].path);
 			free(pl->mounts[i].where);
 			continue;
@@ -232,4 +210,5 @@ void carve_mounts_finish(struct plan *pl)
 		pl->mounts[out++] = pl->mounts[i];
 	}
 	pl->nmounts = out;
+	free(drop);
 }

@@ -27,14 +27,18 @@ struct host {
 	uint32_t persona;    /* current personality(2) value */
 	char stdio_tty[3][64]; /* /dev/pts/N behind fds 0-2, "" if none */
 	char release[65];    /* uname -r, for messages */
+	char mounts_why[256]; /* when !mounts: which step failed and why ("mount propagation: Invalid argument: ..."), "" if unknown */
+	char home[1024];     /* $HOME of the shim's environment, "" if unset */
 };
 
 /* Build the plan for `p` on host `h`.  Every path is resolved through `fs`;
- * paths that are missing or unreadable are skipped with a notice (the
- * workspace, writable[0], must exist).  On a part the host cannot enforce
- * and the profile does not allow leaving out, returns -1 with `err` naming
- * the part, the reason and the key that would allow it.  On success the
- * caller owns `pl` (plan_free); it borrows `p`. */
+ * explicitly listed paths that are missing or unreadable are skipped with
+ * a notice, default ones silently (the workspace, writable[0], must
+ * exist).  Returns 0 (the caller owns `pl`: plan_free; it borrows `p`);
+ * 1 when parts the host cannot enforce are not allowed to be left out:
+ * `pl` is kept, listing every one in pl->refused (for --check), and `err`
+ * names them all with the JSON that would allow them; or -1 with `err`
+ * on an error in the profile (pl freed). */
 int fit(const struct profile *p, const struct host *h, const struct fs_view *fs,
 	struct plan *pl, struct sb_err *err);
 
@@ -48,51 +52,11 @@ int fit(const struct profile *p, const struct host *h, const struct fs_view *fs,
 #define GRANT_DEVDIR (GRANT_DEVICE | LL_FS_READ_DIR | LL_FS_MAKE_REG | \
 		      LL_FS_REMOVE_FILE | LL_FS_TRUNCATE)
 
-/* Add the rules granting `access` on canonical `path` (of `kind`), going
- * around every path in `excluded` strictly inside it by sibling expansion
- * (DESIGN.md "Filesystem", expansion).  Lists directories through `fs`.
- * Returns 0, or -1 with `err` (listing failed: fail closed). */
-int carve_grant(struct plan *pl, const struct fs_view *fs, const char *path,
-		enum fs_kind kind, uint64_t access, const char *where,
-		const struct strvec *excluded, struct sb_err *err);
-
-/* Mount mode: the rules protecting `rel` (relative, no "..") inside
- * canonical writable tree `tree`: directories on the way pinned, the end
- * bound read-only (or masked when `hidden`), a missing name occupied, a
- * symlink on the way covered rather than followed.  lkind() only.
- * Returns 0, or -1 with `err`. */
-int carve_mounts(struct plan *pl, const struct fs_view *fs, const char *tree,
-		 const char *rel, bool hidden, bool want_dir, const char *where,
-		 struct sb_err *err);
-/* The first component of tree/rel that is not a directory (missing, a
- * file, a symlink — not followed), into cut[n] with its kind; the whole
- * path with FS_DIR when every component is one.  0 or -errno. */
-int carve_cut(const struct fs_view *fs, const char *tree, const char *rel,
-	      char *cut, size_t n, enum fs_kind *kind);
-/* Add one mount rule; an existing rule on the same path is upgraded to
- * the stronger operation (copies strings). */
-void plan_add_mount(struct plan *pl, enum mount_op op, const char *path,
-		    const char *where, bool is_dir);
-/* Order mount rules parents first and drop those under a mask. */
-void carve_mounts_finish(struct plan *pl);
-
 /* Append the seccomp rules of the default filter adjusted by the profile
  * (policy/filter.c). `tcp_restricted`: Landlock narrows TCP ports, so
  * MPTCP/SCTP and MSG_FASTOPEN must be refused. */
 void filter_build(const struct profile *p, const struct host *h,
 		  bool tcp_restricted, struct plan *pl);
-
-/* Append one path rule (copies strings).  `access` is masked to the
- * rights a file may carry when !is_dir (LL_FS_FILE_RIGHTS: others make
- * add_rule fail with EINVAL) and to the plan's handled rights; a rule left
- * granting nothing is not added (landlock_add_rule refuses an empty mask
- * with ENOMSG). */
-void plan_add_rule(struct plan *pl, const char *path, const char *where,
-		   uint64_t access, bool is_dir);
-/* Append one notice (printf format, cut at 1023 bytes): printed on stderr
- * before exec ("__sandbox: notice: ...") and listed by --check. */
-void plan_notice(struct plan *pl, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 #include "landlock_abi.h"
 

@@ -2,11 +2,15 @@
 #include "plan.h"
 
 #include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "landlock_abi.h"
 #include "names.h"
+
+static void left_free(struct left_out *l, size_t n);
 
 void plan_free(struct plan *pl)
 {
@@ -27,13 +31,107 @@ void plan_free(struct plan *pl)
 	free(pl->sc);
 	sv_free(&pl->notices);
 	sv_free(&pl->remarks);
-	for (size_t i = 0; i < pl->nleft; i++) {
-		free(pl->left[i].part);
-		free(pl->left[i].reason);
-		free(pl->left[i].key);
-	}
-	free(pl->left);
+	left_free(pl->left, pl->nleft);
+	left_free(pl->refused, pl->nrefused);
+	sv_free(&pl->unprotected);
+	free(pl->home);
 	memset(pl, 0, sizeof *pl);
+}
+
+struct ll_path_rule *plan_add_rule(struct plan *pl, const char *path, const char *where,
+				   uint64_t access, bool is_dir)
+{
+	if (!is_dir)
+		access &= LL_FS_FILE_RIGHTS;
+	access &= pl->handled_fs;
+	/* landlock_add_rule refuses an empty access mask (ENOMSG); a rule
+	 * granting nothing is simply not needed. */
+	if (!access)
+		return NULL;
+	if (pl->nrules == pl->caprules) {
+		pl->caprules = pl->caprules ? pl->caprules * 2 : 32;
+		pl->rules = xrealloc(pl->rules, pl->caprules * sizeof *pl->rules);
+	}
+	pl->rules[pl->nrules] = (struct ll_path_rule){
+		.path = xstrdup(path), .where = xstrdup(where),
+		.access = access, .is_dir = is_dir};
+	return &pl->rules[pl->nrules++];
+}
+
+static int op_rank(enum mount_op op)
+{
+	switch (op) {
+	case MNT_PIN: return 0;
+	case MNT_RO_BIND: return 1;
+	default: return 2; /* masks, views, tmp, keep replace what is there */
+	}
+}
+
+struct mount_rule *plan_add_mount(struct plan *pl, enum mount_op op, const char *path,
+				  const char *where, bool is_dir)
+{
+	for (size_t i = 0; i < pl->nmounts; i++) {
+		struct mount_rule *m = &pl->mounts[i];
+		if (strcmp(m->path, path) != 0)
+			continue;
+		/* one rule per path: the strongest wins */
+		if (op_rank(op) > op_rank(m->op)) {
+			m->op = op;
+			m->is_dir = is_dir;
+			m->content = NULL;
+			free(m->where);
+			m->where = xstrdup(where);
+		}
+		return m;
+	}
+	pl->mounts = xgrow(pl->mounts, pl->nmounts, sizeof *pl->mounts);
+	pl->mounts[pl->nmounts] = (struct mount_rule){op, xstrdup(path), xstrdup(where), is_dir, NULL};
+	return &pl->mounts[pl->nmounts++];
+}
+
+void plan_notice(struct plan *pl, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char buf[1024];
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	sv_push(&pl->notices, buf);
+}
+
+void plan_left(struct plan *pl, bool refused, const char *where, const char *part,
+	       const char *reason, const char *key)
+{
+	struct left_out **a = refused ? &pl->refused : &pl->left;
+	size_t *n = refused ? &pl->nrefused : &pl->nleft;
+	*a = xgrow(*a, *n, sizeof **a);
+	(*a)[(*n)++] = (struct left_out){xstrdup(part), xstrdup(reason), xstrdup(key),
+					 xstrdup(where ? where : "")};
+}
+
+void plan_left_line(const struct plan *pl, char *buf, size_t n)
+{
+	size_t o = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < pl->nleft && o + 1 < n; i++) {
+		const struct left_out *l = &pl->left[i];
+		int w = snprintf(buf + o, n - o, "%s%s (%s; %s%s)", i ? "; " : "left out: ",
+				 l->part, l->reason, l->key[0] == '.' ? "allowed by " : "", l->key);
+		if (w < 0)
+			break;
+		o += (size_t)w;
+	}
+}
+
+static void left_free(struct left_out *l, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(l[i].part);
+		free(l[i].reason);
+		free(l[i].key);
+		free(l[i].where);
+	}
+	free(l);
 }
 
 static json_t *rights(int kind, uint64_t mask)
@@ -120,7 +218,7 @@ char *plan_json(const struct plan *pl)
 	json_object_set_new(root, "landlock", ll);
 
 	static const char *const ops[] = {"pin", "read_only", "mask_dir", "mask_file",
-		"occupy", "view", "keep", "private_tmpfs", "private_devpts"};
+		"private_tmp", "view", "keep", "private_tmpfs", "private_devpts"};
 	json_t *ns = json_pack("{s:b, s:b, s:s}", "mount", pl->mount_ns, "network", pl->net_ns,
 			       "carve", pl->expansion ? "expansion" : pl->mount_ns ? "mounts" : "none");
 	json_t *mnts = json_array();
@@ -152,6 +250,8 @@ char *plan_json(const struct plan *pl)
 				"set", strs(&p->env.set));
 	if (p->tmp)
 		json_object_set_new(env, "tmpdir", json_string(p->tmp));
+	if (pl->home)
+		json_object_set_new(env, "home", json_string(pl->home));
 	json_object_set_new(root, "env", env);
 	json_t *rl = json_object();
 	for (size_t i = 0; i < p->nrlimits; i++)
@@ -181,6 +281,14 @@ char *plan_json(const struct plan *pl)
 						      "reason", pl->left[i].reason,
 						      "allowed_by", pl->left[i].key));
 	json_object_set_new(root, "left_out", left);
+	json_t *refused = json_array();
+	for (size_t i = 0; i < pl->nrefused; i++)
+		json_array_append_new(refused, json_pack("{s:s, s:s, s:s, s:s}", "part", pl->refused[i].part,
+							 "reason", pl->refused[i].reason,
+							 "where", pl->refused[i].where,
+							 "allow_with", pl->refused[i].key));
+	json_object_set_new(root, "refused", refused);
+	json_object_set_new(root, "unprotected", strs(&pl->unprotected));
 	json_object_set_new(root, "notices", strs(&pl->notices));
 	json_object_set_new(root, "remarks", strs(&pl->remarks));
 	char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

@@ -22,6 +22,7 @@ struct ll_path_rule {
 	bool is_dir;
 	bool open_check;
 	bool create_dir;
+	bool quiet; /* a default entry: skipped without a notice when it cannot be opened */
 };
 
 /* One Landlock network port rule (struct landlock_net_port_attr, ABI 4;
@@ -62,16 +63,17 @@ enum mount_op {
 	MNT_RO_BIND,   /* bind a tree onto itself read-only, recursively */
 	MNT_MASK_DIR,  /* cover with an empty read-only directory */
 	MNT_MASK_FILE, /* cover (a file or a symlink, not followed) with an empty read-only file of mode 0 */
-	MNT_OCCUPY,    /* create an empty placeholder file of mode 0 at a missing name, then cover it */
-	MNT_VIEW,      /* replace a directory by an empty read-only tmpfs (unix socket views) */
+	MNT_TMP,       /* a private, writable /tmp or /var/tmp: the profile's tmp bound there when `content` names it, else a fresh tmpfs (mode 1777) */
+	MNT_VIEW,      /* replace a directory by an empty read-only tmpfs (unix socket views, an ungranted $HOME) */
 	MNT_KEEP,      /* inside a view: bring back the original tree or file at this path */
 	MNT_SHM,       /* a private, writable tmpfs (mode 1777) for POSIX shared memory and semaphores */
 	MNT_DEVPTS,    /* a new devpts instance (only the sandbox's own pseudo-terminals), its ptmx bound on /dev/ptmx */
 };
 
-/* `path` and `where` are owned.  `is_dir`: MNT_KEEP / MNT_OCCUPY make a
- * directory, else a file.  `content`: what an MNT_OCCUPY placeholder file
- * holds (static; NULL: empty). */
+/* `path` and `where` are owned.  `is_dir`: MNT_KEEP makes a directory,
+ * else a file.  `content`: for MNT_TMP, the directory bound there (the
+ * profile's tmp, borrowed from the profile); NULL: a fresh tmpfs.  Nothing
+ * is ever created in the user's tree for a mount (DESIGN.md). */
 struct mount_rule {
 	enum mount_op op;
 	char *path;
@@ -80,12 +82,16 @@ struct mount_rule {
 	const char *content;
 };
 
-/* One part the host cannot enforce and that was left out, for notices
- * and --check. */
+/* One part the host cannot enforce: left out (for the notice and
+ * --check), or refused (the profile does not allow leaving it out).
+ * All strings owned. */
 struct left_out {
 	char *part;   /* "signal scope" */
 	char *reason; /* "needs Landlock ABI 6; this kernel has 4" */
-	char *key;    /* ".unenforced.signal_scope" or ".best_effort" */
+	char *key;    /* left out: ".unenforced.signal_scope", ".best_effort" or
+		       * "built-in default"; refused: the JSON member that would
+		       * allow it, "\"unenforced\":{\"signal_scope\":true}" */
+	char *where;  /* JSON location of the part (".signals"), "" if none */
 };
 
 /* The whole plan, built by fit() and read by the shim's layers.  Owns
@@ -120,6 +126,12 @@ struct plan {
 	struct strvec remarks;
 	struct left_out *left;
 	size_t nleft;
+	struct left_out *refused; /* non-empty: fit() returned 1 */
+	size_t nrefused;
+	/* protected names that do not exist (built-in ones: listed by
+	 * --check only; nothing is created to protect them) */
+	struct strvec unprotected;
+	char *home; /* the command's HOME when fit() points it elsewhere (at tmp), else NULL */
 	const struct profile *prof; /* borrowed */
 };
 
@@ -131,5 +143,28 @@ void plan_free(struct plan *pl);
 /* Render the plan as a JSON document (malloc'd, caller frees): the --check
  * output, doc/plan.schema.json.  NULL if jansson fails. */
 char *plan_json(const struct plan *pl);
+
+/* Plan-building primitives shared by fit.c and carve.c (policy/plan.c). */
+/* Append one path rule (copies strings).  `access` is masked to the
+ * rights a file may carry when !is_dir (LL_FS_FILE_RIGHTS: others make
+ * add_rule fail with EINVAL) and to the plan's handled rights; a rule left
+ * granting nothing is not added (landlock_add_rule refuses an empty mask
+ * with ENOMSG).  Returns the rule, or NULL when none was added. */
+struct ll_path_rule *plan_add_rule(struct plan *pl, const char *path, const char *where,
+				   uint64_t access, bool is_dir);
+/* Add one mount rule; an existing rule on the same path is upgraded to
+ * the stronger operation (copies strings).  Returns the rule. */
+struct mount_rule *plan_add_mount(struct plan *pl, enum mount_op op, const char *path,
+				  const char *where, bool is_dir);
+/* Append one notice (printf format, cut at 1023 bytes): printed on stderr
+ * before exec ("__sandbox: notice: ...") and listed by --check. */
+void plan_notice(struct plan *pl, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Record a part left out (refused == false) or refused; copies strings. */
+void plan_left(struct plan *pl, bool refused, const char *where, const char *part,
+	       const char *reason, const char *key);
+/* The one notice line naming every part left out ("left out: A (why;
+ * allowed by KEY); B (...)") into buf; "" when none. */
+void plan_left_line(const struct plan *pl, char *buf, size_t n);
 
 #endif

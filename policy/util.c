@@ -138,3 +138,19 @@ void sb_err_line(const struct sb_err *e, char *buf, size_t n)
 	else
 		snprintf(buf, n, "%s", e->why);
 }
+
+bool env_keeps(const struct strvec *pats, const char *entry)
+{
+	size_t n = strcspn(entry, "=");
+	for (size_t i = 0; i < pats->n; i++) {
+		const char *p = pats->v[i];
+		size_t pl = strlen(p);
+		if (pl && p[pl - 1] == '*') {
+			if (n >= pl - 1 && strncmp(entry, p, pl - 1) == 0)
+				return true;
+		} else if (pl == n && strncmp(entry, p, n) == 0) {
+			return true;
+		}
+	}
+	return false;
+}

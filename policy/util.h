@@ -58,6 +58,9 @@ bool path_within(const char *inner, const char *outer);
  * name is the first `n` bytes of `name`.  An entry without '=' sets
  * nothing and never matches. */
 bool env_entry_is(const char *entry, const char *name, size_t n);
+/* True if environment entry `entry` ("NAME=VALUE", or a bare NAME) is
+ * kept by one of `pats`: a name, or "PREFIX*". */
+bool env_keeps(const struct strvec *pats, const char *entry);
 
 /* The one error shape of the project: what failed, where in the user's
  * input (JSON location such as ".writable[1]", may be empty), which path
@@ -67,7 +70,7 @@ bool env_entry_is(const char *entry, const char *name, size_t n);
 struct sb_err {
 	char where[128]; /* JSON location, "" if none */
 	char path[512];  /* the user's path, "" if none */
-	char why[640];   /* the reason, human readable */
+	char why[1536];  /* the reason, human readable (a refusal lists every part) */
 };
 
 /* Fill `e` (if non-NULL); returns -1 so callers can `return sb_fail(...)`. */

@@ -102,7 +102,8 @@ int landlock_prepare(struct run *r, struct sb_err *err)
 			 * /dev/tty → ENXIO) is skipped, never fatal. */
 			int t = open(ru->path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 			if (t < 0) {
-				sb_say("notice: %s \"%s\": skipped: %s", ru->where, ru->path, strerror(errno));
+				if (!ru->quiet)
+					sb_say("notice: %s \"%s\": skipped: %s", ru->where, ru->path, strerror(errno));
 				continue;
 			}
 			close(t);

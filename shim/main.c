@@ -10,7 +10,6 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <seccomp.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,27 +19,6 @@
 #include "versions.h"
 
 #define PROFILE_MAX (16u << 20) /* 16 MiB: far beyond any real profile */
-
-void sb_say(const char *fmt, ...)
-{
-	char buf[2048];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	/* Paths come from the profile: a newline in one must not forge a
-	 * second "__sandbox:" line, nor a control byte reach the terminal. */
-	for (char *c = buf; *c; c++)
-		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			*c = '?';
-	/* one write: lines from concurrent processes do not interleave */
-	char line[2100];
-	int m = snprintf(line, sizeof line, "__sandbox: %s\n", buf);
-	if (m > 0)
-		(void)!write(2, line, (size_t)m < sizeof line ? (size_t)m : sizeof line - 1);
-}
 
 static int fail(const struct sb_err *e)
 {
@@ -129,6 +107,9 @@ static int load_profile(const char *arg, char **text, size_t *len, struct sb_err
 	return sb_fail(err, NULL, NULL, "profile must be inline JSON ({...}), @PATH or fd:N; got \"%.40s\"", arg);
 }
 
+/* Load, parse, probe and fit.  Returns fit()'s answer: 0; 1 with the
+ * plan kept (parts refused: --check still prints it); -1 with nothing
+ * left to free. */
 static int load_and_fit(const char *arg, bool check, struct profile *prof,
 			struct host *h, struct plan *pl, struct sb_err *err)
 {
@@ -141,11 +122,21 @@ static int load_and_fit(const char *arg, bool check, struct profile *prof,
 	if (rc)
 		return -1;
 	probe_host(h, check);
-	if (user_resolve(prof, h, err) || fit(prof, h, &fsview_real, pl, err)) {
+	rc = user_resolve(prof, h, err) ? -1 : fit(prof, h, &fsview_real, pl, err);
+	if (rc < 0)
 		profile_free(prof);
-		return -1;
-	}
-	return 0;
+	return rc;
+}
+
+/* The plan's notices, then one line for every part left out. */
+static void say_notices(const struct plan *pl)
+{
+	char line[1800];
+	for (size_t k = 0; k < pl->notices.n; k++)
+		sb_say("notice: %s", pl->notices.v[k]);
+	plan_left_line(pl, line, sizeof line);
+	if (line[0])
+		sb_say("notice: %s", line);
 }
 
 int main(int argc, char **argv)
@@ -178,12 +169,16 @@ int main(int argc, char **argv)
 			sb_say("usage: __sandbox --check PROFILE");
 			return 125;
 		}
-		if (load_and_fit(argv[i + 1], true, &prof, &r.host, &plan, &err))
+		int rc = load_and_fit(argv[i + 1], true, &prof, &r.host, &plan, &err);
+		if (rc < 0)
 			return fail(&err);
+		/* a refused profile still shows its plan, refused parts included */
 		char *js = plan_json(&plan);
 		puts(js);
 		free(js);
-		return fflush(stdout) == 0 ? 0 : 125;
+		if (fflush(stdout) != 0)
+			return 125;
+		return rc ? fail(&err) : 0;
 	}
 	if (argv[i][0] == '-' && argv[i][1] == '-') {
 		sb_say("unknown option \"%s\" (see --help)", argv[i]);
@@ -198,7 +193,7 @@ int main(int argc, char **argv)
 		return 125;
 	}
 	if (load_and_fit(argv[i], false, &prof, &r.host, &plan, &err))
-		return fail(&err);
+		return fail(&err); /* (exits: nothing to free) */
 	r.prof = &prof;
 	r.plan = &plan;
 	r.argv = &argv[i + 2];
@@ -227,12 +222,12 @@ int main(int argc, char **argv)
 		 * namespaces — expansion for carve-outs, or a refusal. */
 		r.host.mounts = false;
 		r.host.mounts_errno = r.ns_errno;
+		snprintf(r.host.mounts_why, sizeof r.host.mounts_why, "%s", r.ns_why);
 		plan_free(&plan);
 		if (fit(&prof, &r.host, &fsview_real, &plan, &err))
 			return fail(&err);
 	}
-	for (size_t k = 0; k < plan.notices.n; k++)
-		sb_say("notice: %s", plan.notices.v[k]);
+	say_notices(&plan);
 
 	/* Order of application (DESIGN.md "Pipeline"), and why:
 	 *  0. (above) tmp, then the namespaces: user (when not root), mount,

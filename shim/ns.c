@@ -48,6 +48,8 @@ int ns_enter(struct run *r, struct sb_err *err)
 		flags |= CLONE_NEWUSER;
 	if (unshare(flags) < 0) {
 		r->ns_errno = errno;
+		snprintf(r->ns_why, sizeof r->ns_why, "unshare(%s): %s",
+			 admin ? "CLONE_NEWNS" : "CLONE_NEWUSER|CLONE_NEWNS", strerror(errno));
 		return 1; /* nothing changed: the caller may plan without */
 	}
 	/* Until a mount is made, a failure leaves this process in fresh,
@@ -64,11 +66,13 @@ int ns_enter(struct run *r, struct sb_err *err)
 		if ((e = write_file("/proc/self/setgroups", "deny")) < 0 ||
 		    (e = write_file("/proc/self/uid_map", map)) < 0) {
 			r->ns_errno = -e;
+			snprintf(r->ns_why, sizeof r->ns_why, "user namespace uid_map: %s", strerror(-e));
 			return 1;
 		}
 		snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
 		if ((e = write_file("/proc/self/gid_map", map)) < 0) {
 			r->ns_errno = -e;
+			snprintf(r->ns_why, sizeof r->ns_why, "user namespace gid_map: %s", strerror(-e));
 			return 1;
 		}
 	}
@@ -76,6 +80,9 @@ int ns_enter(struct run *r, struct sb_err *err)
 	 * mount table, and nothing the host mounts later reaches in. */
 	if (pl->mount_ns && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
 		r->ns_errno = errno;
+		/* mount(2): EINVAL when the target is not a mount point */
+		snprintf(r->ns_why, sizeof r->ns_why, "mount propagation: %s%s", strerror(errno),
+			 errno == EINVAL ? ": the root of this chroot is not a mount point" : "");
 		return 1;
 	}
 	if (pl->net_ns) {
@@ -178,39 +185,6 @@ static int skeleton(int view, const char *vpath, const char *keep, bool is_dir)
 	return 0;
 }
 
-static int view_mount(const struct plan *pl, size_t vi, const int *keepfd, struct sb_err *err)
-{
-	const struct mount_rule *v = &pl->mounts[vi];
-	int m = detached_tmpfs("0755", 0);
-	if (m < 0)
-		return sb_fail(err, v->where, v->path, "empty view: tmpfs: %s", strerror(-m));
-	for (size_t k = 0; k < pl->nmounts; k++) {
-		const struct mount_rule *kr = &pl->mounts[k];
-		if (kr->op != MNT_KEEP || keepfd[k] < 0 || strncmp(kr->path, v->path, strlen(v->path)) != 0 ||
-		    kr->path[strlen(v->path)] != '/')
-			continue;
-		int r = skeleton(m, v->path, kr->path, kr->is_dir);
-		if (r < 0) {
-			close(m);
-			return sb_fail(err, kr->where, kr->path, "keeping it inside the view of %s: %s", v->path, strerror(-r));
-		}
-	}
-	int r = set_ro(m, false) < 0 ? -errno : attach(m, v->path);
-	close(m);
-	if (r < 0)
-		return sb_fail(err, v->where, v->path, "empty view: %s", strerror(-r));
-	return 0;
-}
-
-/* Clone one read-only mask per mask rule into fds[i].  Before Linux 6.15
- * open_tree() refuses to clone from a mount that was never attached
- * (EINVAL: seen on 6.1 and 6.12), so the detached mask tmpfs is attached
- * for a moment on a directory every system has — in this private
- * namespace only — each mask cloned from there, and the staging mount
- * detached again.  Returns 0 or an errno (nothing left mounted). */
-/* keepfd[] value of a rule with nothing to do (see ns_mounts) */
-#define SKIP (-2)
-
 static bool is_mask(const struct mount_rule *m)
 {
 	return m->op == MNT_MASK_DIR || m->op == MNT_MASK_FILE;
@@ -232,6 +206,12 @@ static int clone_each_mask(const struct plan *pl, int dfd, int *fds)
 	return 0;
 }
 
+/* Clone one read-only mask per mask rule into fds[i].  Before Linux 6.15
+ * open_tree() refuses to clone from a mount that was never attached
+ * (EINVAL: seen on 6.1 and 6.12), so the detached mask tmpfs is attached
+ * for a moment on a directory every system has — in this private
+ * namespace only — each mask cloned from there, and the staging mount
+ * detached again.  Returns 0 or an errno (nothing left mounted). */
 static int clone_masks(const struct plan *pl, int mask, int *fds)
 {
 	/* Linux 6.15+ clones straight from the detached mount. */
@@ -242,7 +222,7 @@ static int clone_masks(const struct plan *pl, int mask, int *fds)
 	}
 	/* Older kernels: stage it on a directory that exists here (a
 	 * minimal container root may have none of the usual ones: then a
-	 * directory a rule pins or binds, or one holding a placeholder). */
+	 * directory a rule pins or binds, or the parent of a mask). */
 	const char *stages[8] = {"/proc", "/dev", "/tmp", "/run", "/mnt"};
 	size_t ns = 5;
 	char parent[4096];
@@ -280,41 +260,6 @@ static int clone_masks(const struct plan *pl, int mask, int *fds)
 	return e;
 }
 
-/* Make the placeholder of an MNT_OCCUPY rule: an empty directory (0755)
- * or a file (0644) holding m->content, owned by the running uid — a mount
- * needs an existing name, and this one must be harmless to whatever finds
- * it outside later.  Returns 0, 1 when it need not exist (the command
- * cannot create the name either: the directory is not writable by this
- * uid and not owned by it, so not chmod-able), or -errno. */
-static int placeholder(const struct mount_rule *m)
-{
-	int f = m->is_dir ? mkdir(m->path, 0755)
-			  : open(m->path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (f < 0) {
-		int e = errno;
-		if (e == EEXIST)
-			return 0;
-		if (e == EACCES || e == EPERM || e == EROFS) {
-			char dir[4096];
-			struct stat st;
-			const char *slash = strrchr(m->path, '/');
-			snprintf(dir, sizeof dir, "%.*s", slash && slash != m->path ? (int)(slash - m->path) : 1, m->path);
-			if (stat(dir, &st) == 0 && st.st_uid != geteuid())
-				return 1;
-		}
-		return -e;
-	}
-	if (!m->is_dir) {
-		size_t n = m->content ? strlen(m->content) : 0;
-		ssize_t w = n ? write(f, m->content, n) : 0;
-		int e = errno;
-		close(f);
-		if (w < 0 || (size_t)w != n)
-			return -(w < 0 ? e : EIO);
-	}
-	return 0;
-}
-
 /* A new devpts instance on /dev/pts (devpts(5) newinstance): only the
  * pseudo-terminals made inside exist there; its ptmx is bound on
  * /dev/ptmx when that is a device node (a symlink to pts/ptmx already
@@ -331,6 +276,101 @@ static int private_devpts(void)
 	return 0;
 }
 
+/* A replaced directory (MNT_VIEW: an empty read-only tmpfs; MNT_TMP: a
+ * writable tmpfs, mode 1777) holding the skeleton of the KEEP rules inside
+ * it, or for MNT_TMP with a source the clone of that directory (taken
+ * from keepfd[vi]), into *tree (the caller owns it).  Returns 0, an
+ * errno, or -1 with `err` when the skeleton could not be made. */
+static int replacement(const struct plan *pl, size_t vi, int *keepfd, int *tree,
+		       struct sb_err *err)
+{
+	const struct mount_rule *v = &pl->mounts[vi];
+	if (v->op == MNT_TMP && keepfd[vi] >= 0) {
+		*tree = keepfd[vi];
+		keepfd[vi] = -1;
+		struct sb_mount_attr a = {SB_MOUNT_ATTR_NOSUID | SB_MOUNT_ATTR_NODEV, 0, 0, 0};
+		return sb_mount_setattr(*tree, "", SB_AT_EMPTY_PATH | SB_AT_RECURSIVE, &a) < 0 ? errno : 0;
+	}
+	int m = v->op == MNT_TMP
+		? detached_tmpfs("1777", SB_MOUNT_ATTR_NOSUID | SB_MOUNT_ATTR_NODEV)
+		: detached_tmpfs("0755", 0);
+	if (m < 0)
+		return -m;
+	*tree = m;
+	size_t vl = strlen(v->path);
+	for (size_t k = 0; k < pl->nmounts; k++) {
+		const struct mount_rule *kr = &pl->mounts[k];
+		if (kr->op != MNT_KEEP || keepfd[k] < 0 || strncmp(kr->path, v->path, vl) != 0 ||
+		    kr->path[vl] != '/')
+			continue;
+		int r = skeleton(m, v->path, kr->path, kr->is_dir);
+		if (r < 0)
+			return sb_fail(err, kr->where, kr->path, "keeping it inside %s: %s", v->path, strerror(-r));
+	}
+	return v->op == MNT_VIEW && set_ro(m, false) < 0 ? errno : 0;
+}
+
+/* Before any mount: clone what will be brought back (KEEP trees, the
+ * source of a private /tmp) while it is still visible.  A KEEP source
+ * that is gone (a writable tree that was skipped) is skipped.  Returns 0
+ * or -1 with `err`. */
+static int clone_sources(const struct plan *pl, int *keepfd, struct sb_err *err)
+{
+	for (size_t i = 0; i < pl->nmounts; i++) {
+		const struct mount_rule *m = &pl->mounts[i];
+		const char *src = m->op == MNT_KEEP ? m->path : m->op == MNT_TMP ? m->content : NULL;
+		keepfd[i] = -1;
+		if (!src)
+			continue;
+		keepfd[i] = sb_open_tree(AT_FDCWD, src, SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC | SB_AT_RECURSIVE);
+		if (keepfd[i] >= 0 || (m->op == MNT_KEEP && errno == ENOENT))
+			continue;
+		return sb_fail(err, m->where, src, "cannot bring it into the sandbox: %s", strerror(errno));
+	}
+	return 0;
+}
+
+/* The detached tree to attach for rule i (ownership passes to the
+ * caller: *t), or an errno; `what` names the step for messages.  MNT_DEVPTS
+ * mounts in place (*t stays -1).  Returns 0 or an errno; -1 with `err`
+ * already filled. */
+static int source_of(const struct plan *pl, size_t i, int *keepfd, int *t,
+		     const char **what, struct sb_err *err)
+{
+	const struct mount_rule *m = &pl->mounts[i];
+	*t = -1;
+	switch (m->op) {
+	case MNT_PIN:
+	case MNT_RO_BIND:
+		*what = m->op == MNT_PIN ? "pinning it" : "binding it read-only";
+		*t = sb_open_tree(AT_FDCWD, m->path, SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC |
+				  SB_AT_RECURSIVE | SB_AT_SYMLINK_NOFOLLOW);
+		if (*t < 0)
+			return errno;
+		return m->op != MNT_PIN && set_ro(*t, true) < 0 ? errno : 0;
+	case MNT_MASK_DIR:
+	case MNT_MASK_FILE:
+	case MNT_KEEP:
+		*what = m->op == MNT_KEEP ? "keeping it inside the view" : "covering it";
+		*t = keepfd[i]; /* masks: cloned read-only by clone_masks() */
+		keepfd[i] = -1;
+		return 0;
+	case MNT_VIEW:
+	case MNT_TMP: {
+		*what = m->op == MNT_VIEW ? "an empty view" : "a private temporary directory";
+		return replacement(pl, i, keepfd, t, err);
+	}
+	case MNT_SHM:
+		*what = "a private tmpfs";
+		*t = detached_tmpfs("1777", SB_MOUNT_ATTR_NOSUID | SB_MOUNT_ATTR_NODEV | SB_MOUNT_ATTR_NOEXEC);
+		return *t < 0 ? -*t : 0;
+	case MNT_DEVPTS:
+		*what = "a private /dev/pts";
+		return private_devpts();
+	}
+	return EINVAL;
+}
+
 int ns_mounts(struct run *r, struct sb_err *err)
 {
 	const struct plan *pl = r->plan;
@@ -340,120 +380,35 @@ int ns_mounts(struct run *r, struct sb_err *err)
 	size_t attached = 0; /* mounts made so far: none → a failure may fall back */
 	int *keepfd = xcalloc(pl->nmounts, sizeof *keepfd);
 	bool need_mask = false;
-	for (size_t i = 0; i < pl->nmounts; i++) {
-		const struct mount_rule *m = &pl->mounts[i];
-		keepfd[i] = -1;
-		if (m->op == MNT_OCCUPY) {
-			int rr = placeholder(m);
-			if (rr == 1) {
-				sb_say("notice: %s \"%s\": no placeholder: the directory is neither writable by nor owned by uid %u, so the name cannot be created inside either",
-				       m->where, m->path, (unsigned)geteuid());
-				keepfd[i] = SKIP;
-				continue;
-			}
-			if (rr < 0) {
-				sb_fail(err, m->where, m->path, "cannot create the placeholder that keeps this name: %s", strerror(-rr));
-				goto out;
-			}
-		}
-		if (m->op == MNT_MASK_DIR || m->op == MNT_MASK_FILE)
-			need_mask = true;
-		/* Trees to bring back into views are cloned before any view
-		 * covers them. */
-		if (m->op == MNT_KEEP) {
-			keepfd[i] = sb_open_tree(AT_FDCWD, m->path, SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC | SB_AT_RECURSIVE);
-			if (keepfd[i] < 0) {
-				if (errno == ENOENT) /* e.g. a writable tree that was skipped */
-					continue;
-				sb_fail(err, m->where, m->path, "cannot keep it inside the view: %s", strerror(errno));
-				goto out;
-			}
-		}
-	}
-	if (need_mask && (mask = mask_source()) < 0) {
-		/* nothing mounted yet: plan again without mounts */
-		r->ns_errno = -mask;
+	for (size_t i = 0; i < pl->nmounts; i++)
+		need_mask |= is_mask(&pl->mounts[i]);
+	if (clone_sources(pl, keepfd, err))
+		goto out;
+	int e = 0;
+	if (need_mask && (mask = mask_source()) < 0)
+		e = -mask;
+	else if (need_mask)
+		e = clone_masks(pl, mask, keepfd);
+	if (e) {
+		/* nothing mounted yet (the staging mount is gone): plan again
+		 * without mounts */
+		r->ns_errno = e;
+		snprintf(r->ns_why, sizeof r->ns_why, "a detached tmpfs for masks: %s", strerror(e));
 		rc = 1;
 		goto out;
 	}
-	if (need_mask) {
-		int e = clone_masks(pl, mask, keepfd);
-		if (e) {
-			/* nothing left mounted (the staging mount is gone): plan
-			 * again without mounts */
-			r->ns_errno = e;
-			rc = 1;
-			goto out;
-		}
-	}
 	for (size_t i = 0; i < pl->nmounts; i++) {
 		const struct mount_rule *m = &pl->mounts[i];
-		int t = -1, e = 0;
 		const char *what = "";
-		switch (m->op) {
-		case MNT_OCCUPY:
-			if (keepfd[i] == SKIP)
-				continue;
-			/* the placeholder itself, bound read-only */
-			__attribute__((fallthrough));
-		case MNT_PIN:
-		case MNT_RO_BIND:
-			what = m->op == MNT_PIN ? "pinning it" : "binding it read-only";
-			t = sb_open_tree(AT_FDCWD, m->path, SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC |
-					 SB_AT_RECURSIVE | SB_AT_SYMLINK_NOFOLLOW);
-			if (t >= 0 && m->op != MNT_PIN && set_ro(t, true) < 0)
-				e = errno;
-			break;
-		case MNT_MASK_DIR:
-		case MNT_MASK_FILE:
-			what = "covering it";
-			if (keepfd[i] == SKIP)
-				continue;
-			t = keepfd[i]; /* cloned and made read-only by clone_masks() */
-			keepfd[i] = -1;
-			break;
-		case MNT_VIEW:
-			if (view_mount(pl, i, keepfd, err)) {
-				if (!attached) { /* nothing mounted yet */
-					r->ns_errno = EPERM;
-					rc = 1;
-				}
-				goto out;
-			}
-			attached++;
-			continue;
-		case MNT_SHM:
-			what = "a private tmpfs";
-			t = detached_tmpfs("1777", SB_MOUNT_ATTR_NOSUID | SB_MOUNT_ATTR_NODEV | SB_MOUNT_ATTR_NOEXEC);
-			if (t < 0)
-				e = -t;
-			break;
-		case MNT_DEVPTS:
-			if ((e = private_devpts()) == 0)
-				attached++;
-			else if (!attached) {
-				r->ns_errno = e;
-				rc = 1;
-				goto out;
-			} else {
-				sb_fail(err, m->where, m->path, "mount namespace: a private /dev/pts failed: %s", strerror(e));
-				goto out;
-			}
-			continue;
-		case MNT_KEEP:
-			if (keepfd[i] < 0)
-				continue;
-			what = "keeping it inside the view";
-			t = keepfd[i];
-			keepfd[i] = -1;
-			break;
-		}
-		if (t < 0 && !e)
-			e = errno;
-		if (!e) {
+		int t;
+		if ((m->op == MNT_KEEP || is_mask(m)) && keepfd[i] < 0)
+			continue; /* a kept tree that is gone */
+		e = source_of(pl, i, keepfd, &t, &what, err);
+		if (e < 0)
+			goto out;
+		if (!e && t >= 0) {
 			int a = attach(t, m->path);
-			if (a < 0)
-				e = -a;
+			e = a < 0 ? -a : 0;
 		}
 		if (t >= 0)
 			close(t);
@@ -461,6 +416,7 @@ int ns_mounts(struct run *r, struct sb_err *err)
 			/* the first mount failed (e.g. mount_setattr before Linux
 			 * 5.12): nothing changed yet, plan again without mounts */
 			r->ns_errno = e;
+			snprintf(r->ns_why, sizeof r->ns_why, "%s on %s: %s", what, m->path, strerror(e));
 			rc = 1;
 			goto out;
 		}

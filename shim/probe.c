@@ -49,9 +49,10 @@ static int try_ns(unsigned long flags, bool mount)
 		return errno;
 	if (pid == 0) {
 		long rc = 0;
+		/* 128 + errno: the mount step, not the clone, refused */
 		if (mount && syscall(SYS_mount, "none", "/", NULL,
 				     (unsigned long)(MS_REC | MS_PRIVATE), NULL) < 0)
-			rc = errno;
+			rc = 128 + (errno & 127);
 		syscall(SYS_exit_group, rc);
 		_exit(127); /* not reached */
 	}
@@ -106,8 +107,15 @@ void probe_host(struct host *h, bool tries)
 	if (tries) {
 		h->userns_errno = try_ns(CLONE_NEWUSER, false);
 		h->userns = h->userns_errno == 0;
-		h->mounts_errno = try_ns(CLONE_NEWNS | (h->mounts_via_userns ? CLONE_NEWUSER : 0), true);
-		h->mounts = h->mounts_errno == 0;
+		int e = try_ns(CLONE_NEWNS | (h->mounts_via_userns ? CLONE_NEWUSER : 0), true);
+		h->mounts_errno = e & 127;
+		h->mounts = e == 0;
+		if (e >= 128)
+			snprintf(h->mounts_why, sizeof h->mounts_why, "mount propagation: %s%s", strerror(e - 128),
+				 e - 128 == EINVAL ? ": the root of this chroot is not a mount point" : "");
+		else if (e)
+			snprintf(h->mounts_why, sizeof h->mounts_why, "unshare(%s): %s",
+				 h->mounts_via_userns ? "CLONE_NEWUSER|CLONE_NEWNS" : "CLONE_NEWNS", strerror(e));
 	} else {
 		/* A run does not fork to find out: it tries unshare itself and
 		 * plans again without namespaces if that is refused. */
@@ -127,6 +135,9 @@ void probe_host(struct host *h, bool tries)
 	int pers = personality(0xffffffff);
 	h->persona = pers < 0 ? 0 : (uint32_t)pers;
 	struct utsname u;
+	const char *home = getenv("HOME");
+	if (home)
+		snprintf(h->home, sizeof h->home, "%s", home);
 	if (uname(&u) == 0)
 		snprintf(h->release, sizeof h->release, "%s", u.release);
 }

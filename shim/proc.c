@@ -54,8 +54,11 @@ int proc_tmp_prepare(struct run *r, struct sb_err *err)
 	if (st.st_uid != owner)
 		return sb_fail(err, ".tmp", t, "is owned by uid %u, not by uid %u running the command",
 			       (unsigned)st.st_uid, (unsigned)owner);
-	if (st.st_mode & 022)
-		return sb_fail(err, ".tmp", t, "is group or world writable (mode %04o); a private temporary directory must not be",
+	/* Group write on a directory the user owns is what umask 002 gives
+	 * (speccoder creates tmp that way): accepted.  World write is not:
+	 * anyone could have planted entries there. */
+	if (st.st_mode & 002)
+		return sb_fail(err, ".tmp", t, "is world writable (mode %04o); a private temporary directory must not be",
 			       (unsigned)(st.st_mode & 07777));
 	return 0;
 }
@@ -75,22 +78,6 @@ int proc_rlimits(struct run *r, struct sb_err *err)
 		}
 	}
 	return 0;
-}
-
-static bool env_match(const struct strvec *pats, const char *entry)
-{
-	size_t n = strcspn(entry, "=");
-	for (size_t i = 0; i < pats->n; i++) {
-		const char *p = pats->v[i];
-		size_t pl = strlen(p);
-		if (pl && p[pl - 1] == '*') {
-			if (n >= pl - 1 && strncmp(entry, p, pl - 1) == 0)
-				return true;
-		} else if (pl == n && strncmp(entry, p, n) == 0) {
-			return true;
-		}
-	}
-	return false;
 }
 
 /* Remove NAME from vector `env`. */
@@ -119,7 +106,7 @@ int proc_env(struct run *r, struct sb_err *err)
 	const struct env_rules *e = &r->prof->env;
 	struct strvec *env = &r->env;
 	for (char **p = environ; p && *p; p++)
-		if (!e->clear || env_match(&e->keep, *p))
+		if (!e->clear || env_keeps(&e->keep, *p))
 			sv_push(env, *p);
 	for (size_t i = 0; i < e->unset.n; i++)
 		env_drop(env, e->unset.v[i], strlen(e->unset.v[i]));
@@ -133,6 +120,13 @@ int proc_env(struct run *r, struct sb_err *err)
 	}
 	for (size_t i = 0; i < e->set.n; i++)
 		env_put(env, e->set.v[i]);
+	/* fit() points an ungranted HOME at tmp when no empty view of it
+	 * can be mounted (it then never comes from env.set) */
+	if (r->plan->home) {
+		char *s = xasprintf("HOME=%s", r->plan->home);
+		env_put(env, s);
+		free(s);
+	}
 	return 0;
 }
 

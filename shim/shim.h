@@ -26,6 +26,7 @@ struct run {
 	struct strvec env;     /* the command's final environment */
 	char *const *argv;     /* the command and its arguments (borrowed) */
 	int ns_errno;          /* why unshare() failed, when ns_enter() returned 1 */
+	char ns_why[256];      /* the step that failed and why ("mount propagation: ..."), for messages */
 };
 
 /* shim/fsview.c: the real, read-only filesystem view for fit(). */
@@ -77,9 +78,11 @@ int proc_cwd(struct run *r, struct sb_err *err);
  * -1 with `err` after a failure that left the namespaces half made, or 1
  * when unshare itself failed (nothing changed; errno in r->ns_errno). */
 int ns_enter(struct run *r, struct sb_err *err);
-/* Placeholders, then every mount rule of the plan, in plan order.
- * Returns 0, -1 with `err`, or 1 when the first mount failed (nothing
- * mounted; errno in r->ns_errno) so the caller may plan without. */
+/* Every mount rule of the plan, in plan order (nothing is created in the
+ * user's tree: the sources are detached tmpfs and clones of existing
+ * trees).  Returns 0, -1 with `err`, or 1 when the first mount failed
+ * (nothing mounted; errno in r->ns_errno, the step in r->ns_why) so the
+ * caller may plan without. */
 int ns_mounts(struct run *r, struct sb_err *err);
 
 /* shim/user.c: `user` (container entrypoints).  user_resolve(), before

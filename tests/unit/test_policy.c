@@ -13,6 +13,7 @@
 
 #include "tap.h"
 
+#include "../../policy/carve.h"
 #include "../../policy/fit.h"
 #include "../../policy/fsview.h"
 #include "../../policy/landlock_abi.h"
@@ -248,12 +249,18 @@ static int fit_ok(const struct run *r, const char *name)
 	return good;
 }
 
-/* fit() refused at `where` with `why` in the reason (one test). */
+/* fit() refused at `where` with `why` in the reason (one test): an error
+ * in the profile (rc -1, err.where), or a part the host cannot enforce
+ * (rc 1: every refused part listed in err.why as "WHERE: PART REASON",
+ * and in the plan's refused list). */
 static int fit_refused(const struct run *r, const char *name, const char *where,
 		       const char *why)
 {
-	int good = r->rc == -1 && strcmp(r->err.where, where) == 0 &&
-		   strstr(r->err.why, why);
+	bool listed = false;
+	for (size_t i = 0; r->rc == 1 && i < r->pl.nrefused; i++)
+		listed |= strcmp(r->pl.refused[i].where, where) == 0;
+	int good = (r->rc == -1 && strcmp(r->err.where, where) == 0 && strstr(r->err.why, why)) ||
+		   (r->rc == 1 && listed && strstr(r->err.why, why) && strstr(r->err.why, where));
 	ok(good, "%s: refused at %s", name, where[0] ? where : "(no location)");
 	if (!good)
 		diag("rc %d, where \"%s\", why \"%s\"\nexpected where \"%s\", why containing \"%s\"",
@@ -263,6 +270,19 @@ static int fit_refused(const struct run *r, const char *name, const char *where,
 
 /* ------------------------------------------------------------------ */
 /* Plan queries.                                                      */
+
+/* The one left-out notice line of the plan contains `text`. */
+static bool left_line_has(const struct plan *pl, const char *text)
+{
+	char line[2048];
+	plan_left_line(pl, line, sizeof line);
+	if (!strstr(line, text))
+		diag("left-out line: %s", line);
+	return strstr(line, text) != NULL;
+}
+
+static const struct mount_rule *mount_at(const struct plan *pl, const char *path);
+static bool mount_is(const struct plan *pl, const char *path, enum mount_op op);
 
 /* The rule on `path` from `where` (NULL: any). */
 static const struct ll_path_rule *find_rule(const struct plan *pl,
@@ -574,7 +594,7 @@ static void test_fit_no_landlock(void)
 		ok(a.pl.nleft == 1 && strcmp(a.pl.left[0].part, "Landlock") == 0 &&
 		   strcmp(a.pl.left[0].key, ".best_effort") == 0,
 		   "left_out: Landlock, allowed by .best_effort");
-		ok(sv_contains(&a.pl.notices, "left out: Landlock"), "a notice names it");
+		ok(left_line_has(&a.pl, "left out: Landlock ("), "the one left-out notice names it");
 	}
 	run_free(&a);
 
@@ -602,7 +622,13 @@ static void test_fit_abi_gaps(void)
 
 	run_fit(&r, "{}", &h4, &big_fs);
 	fit_refused(&r, "default profile on ABI 4", ".signals",
-		    "signal scope needs Landlock ABI 6; this kernel has 4 (to run without it, set unenforced.signal_scope)");
+		    "signal scope needs Landlock ABI 6; this kernel has 4");
+	like(r.err.why, ".signals: signal scope needs Landlock ABI 6; this kernel has 4; .unix_sockets: abstract unix socket scope needs Landlock ABI 6",
+	     "one refusal lists every part the host cannot enforce, with its location");
+	like(r.err.why, "add to the profile: \"unenforced\":{\"signal_scope\":true,\"workspace_sockets\":true}",
+	     "... and the exact JSON that would run without all of them");
+	ok(r.pl.nrefused == 2 && strcmp(r.pl.refused[1].where, ".unix_sockets") == 0,
+	   "the plan keeps both refused parts (for --check)");
 	run_free(&r);
 
 	run_fit(&r, "{'unenforced':{'signal_scope':true},'unix_sockets':'any'}", &h4, &big_fs);
@@ -611,7 +637,7 @@ static void test_fit_abi_gaps(void)
 		   strcmp(r.pl.left[0].reason, "needs Landlock ABI 6; this kernel has 4") == 0 &&
 		   strcmp(r.pl.left[0].key, ".unenforced.signal_scope") == 0,
 		   "left_out: signal scope, its reason and .unenforced.signal_scope");
-		ok(sv_contains(&r.pl.notices, "left out: signal scope: needs Landlock ABI 6; this kernel has 4 (allowed by .unenforced.signal_scope)"),
+		ok(left_line_has(&r.pl, "left out: signal scope (needs Landlock ABI 6; this kernel has 4; allowed by .unenforced.signal_scope)"),
 		   "notice for the left-out signal scope");
 		ok(!(r.pl.scoped & LL_SCOPE_SIGNAL), "signal scope not in the ruleset");
 	}
@@ -627,7 +653,7 @@ static void test_fit_abi_gaps(void)
 	struct host h2 = host_abi(2);
 	run_fit(&r, "{'signals':'any','unix_sockets':'any'}", &h2, &big_fs);
 	fit_refused(&r, "ABI 2", ".writable",
-		    "needs Landlock ABI 3; this kernel has 2 (to run without it, set unenforced.truncate)");
+		    "needs Landlock ABI 3; this kernel has 2; to run without it, add to the profile: \"unenforced\":{\"truncate\":true}");
 	run_free(&r);
 	run_fit(&r, "{'signals':'any','unix_sockets':'any','unenforced':{'truncate':true}}", &h2, &big_fs);
 	if (fit_ok(&r, "ABI 2 with unenforced.truncate"))
@@ -645,7 +671,7 @@ static void test_fit_abi_gaps(void)
 	run_fit(&r, "{}", &h7, &big_fs);
 	fit_refused(&r, "default profile on ABI 7 without mounts", ".unix_sockets",
 		    "pathname unix socket scope (sockets outside writable trees stay reachable) needs Landlock ABI 9; this kernel has 7");
-	like(r.err.why, "unenforced.workspace_sockets", "ABI 7 refusal names unenforced.workspace_sockets");
+	like(r.err.why, "\"unenforced\":{\"workspace_sockets\":true}", "ABI 7 refusal names unenforced.workspace_sockets");
 	run_free(&r);
 	run_fit(&r, "{'unenforced':{'workspace_sockets':true}}", &h7, &big_fs);
 	if (fit_ok(&r, "ABI 7 with unenforced.workspace_sockets"))
@@ -856,7 +882,7 @@ static void test_fit_network(void)
 	struct host h3 = host_abi(3);
 	run_fit(&r, "{'network':'on','tcp_connect':[443],'signals':'any','unix_sockets':'any'}", &h3, &big_fs);
 	fit_refused(&r, "tcp_connect on ABI 3", ".tcp_connect",
-		    "TCP port rules needs Landlock ABI 4; this kernel has 3 (to run without it, set unenforced.tcp_ports)");
+		    "TCP port rules needs Landlock ABI 4; this kernel has 3; to run without it, add to the profile: \"unenforced\":{\"tcp_ports\":true}");
 	run_free(&r);
 	run_fit(&r, "{'network':'on','tcp_connect':[443],'signals':'any','unix_sockets':'any','unenforced':{'tcp_ports':true}}", &h3, &big_fs);
 	if (fit_ok(&r, "tcp_connect on ABI 3 with unenforced.tcp_ports"))
@@ -974,7 +1000,7 @@ static void test_not_yet(void)
 	h.mounts = false;
 	h.mounts_errno = EPERM;
 	run_fit(&r, "{'mounts':'required'}", &h, &big_fs);
-	fit_refused(&r, "mounts required without a namespace", ".mounts", "\"required\", but no mount namespace here");
+	fit_refused(&r, "mounts required without a namespace", ".mounts", "a mount namespace (mounts \"required\") no mount namespace here");
 	run_free(&r);
 	h.mounts = true;
 	run_fit(&r, "{'writable':['/w'],'read_only':[],'hidden':[],'mounts':'off'}", &h, &big_fs);
@@ -982,7 +1008,8 @@ static void test_not_yet(void)
 	run_free(&r);
 	run_fit(&r, "{'writable':['/w'],'protect':[]}", &h, &big_fs);
 	if (fit_ok(&r, "empty protect list"))
-		ok(r.pl.nmounts == 0 && !r.pl.mount_ns, "protect: [] on ABI 9: no carve-out, no namespace");
+		ok(!mount_at(&r.pl, "/w") && mount_is(&r.pl, "/tmp", MNT_TMP) && r.pl.mount_ns,
+		   "protect: [] on ABI 9: no carve-out, a namespace for the private /tmp only");
 	run_free(&r);
 	run_fit(&r, "{'tcp_connect':[443]}", &h, &big_fs);
 	fit_refused(&r, "port list with network off", ".tcp_connect", "need network \"on\"");
@@ -1073,34 +1100,38 @@ static void test_carves(void)
 		   ".git/hooks and .git/config bound read-only");
 		ok(mount_index(&r.pl, "/r/.git") < mount_index(&r.pl, "/r/.git/hooks"),
 		   "the parent's mount comes before the child's");
-		ok(mount_is(&r.pl, "/r/.envrc", MNT_OCCUPY), "missing .envrc occupied");
+		ok(!mount_at(&r.pl, "/r/.envrc") && sv_contains(&r.pl.notices, "\"/r/.envrc\": does not exist, so it is not protected against creation"),
+		   "missing listed .envrc: nothing created or mounted, one notice says it is not protected");
 		ok(mount_is(&r.pl, "/r/.vscode", MNT_MASK_FILE) && !mount_at(&r.pl, "/elsewhere"),
 		   "symlink .vscode covered, its target not followed");
 		ok(mount_is(&r.pl, "/home/u/.ssh", MNT_MASK_DIR) && mount_is(&r.pl, "/home/u/.netrc", MNT_MASK_FILE),
 		   "hidden directory and file masked");
-		ok(mount_is(&r.pl, "/r/src/secret", MNT_OCCUPY), "missing hidden path inside the workspace occupied");
+		ok(!mount_at(&r.pl, "/r/src/secret") && sv_contains(&r.pl.notices, "/r/src/secret\": does not exist"),
+		   "missing hidden path inside the workspace: no mount, a notice");
 		ok(mount_is(&r.pl, "/r/README", MNT_RO_BIND), "read_only file inside the workspace bound read-only");
 		ok(!mount_at(&r.pl, "/etc") && sv_contains(&r.pl.notices, "already read-only"),
 		   "read_only outside writable trees: no mount, a notice");
-		ok(mount_is(&r.pl, "/run", MNT_VIEW) && mount_is(&r.pl, "/tmp", MNT_VIEW) && !mount_at(&r.pl, "/var/run"),
-		   "ABI 7: /run and /tmp views (/var/run is a link to /run)");
+		ok(mount_is(&r.pl, "/run", MNT_VIEW) && mount_is(&r.pl, "/tmp", MNT_TMP) && !mount_at(&r.pl, "/var/run"),
+		   "ABI 7: a /run view and a private /tmp (/var/run is a link to /run)");
+		is_int(rule_access(&r.pl, "/tmp", "/tmp (private)"), (long long)ll_fs_rights(7),
+		       "the private /tmp is writable (and executable: no executable list)");
 		ok(mount_is(&r.pl, "/run/resolv/stub.conf", MNT_KEEP), "resolv.conf's target kept inside the /run view");
 		is_int(rule_access(&r.pl, "/r", ".writable[0]"), (long long)(ll_fs_rights(7) & ~LL_FS_EXECUTE),
 		       "with mounts the workspace keeps every right");
 		ok(r.pl.nleft == 0, "nothing left out: views enforce the pathname socket scope");
 		char *js = plan_json(&r.pl);
-		ok(js && strstr(js, "\"op\": \"occupy\"") && strstr(js, "\"carve\": \"mounts\""),
+		ok(js && strstr(js, "\"op\": \"private_tmp\"") && strstr(js, "\"carve\": \"mounts\"") && !strstr(js, "occupy"),
 		   "--check JSON shows the mounts");
 		free(js);
 	}
 	run_free(&r);
 
-	/* a workspace under /tmp is brought back into the /tmp view */
+	/* a workspace under /tmp is brought back into the private /tmp */
 	run_fit(&r, "{'writable':['/tmp/ws'],'protect':[]}", &h, &repo_fs);
 	if (fit_ok(&r, "workspace under /tmp"))
-		ok(mount_is(&r.pl, "/tmp", MNT_VIEW) && mount_is(&r.pl, "/tmp/ws", MNT_KEEP) &&
-		   mount_index(&r.pl, "/tmp") < mount_index(&r.pl, "/tmp/ws"),
-		   "/tmp view, then /tmp/ws kept");
+		ok(mount_is(&r.pl, "/tmp", MNT_TMP) && mount_is(&r.pl, "/tmp/ws", MNT_KEEP) &&
+		   mount_index(&r.pl, "/tmp") < mount_index(&r.pl, "/tmp/ws") && !mount_at(&r.pl, "/tmp")->content,
+		   "private /tmp (a fresh tmpfs), then /tmp/ws kept");
 	run_free(&r);
 	run_fit(&r, "{'writable':['/tmp'],'protect':[]}", &h, &repo_fs);
 	if (fit_ok(&r, "/tmp writable"))
@@ -1109,7 +1140,8 @@ static void test_carves(void)
 	h = host_abi(9);
 	run_fit(&r, "{'writable':['/r'],'protect':[]}", &h, &repo_fs);
 	if (fit_ok(&r, "ABI 9"))
-		ok(!r.pl.mount_ns && (r.pl.handled_fs & LL_FS_RESOLVE_UNIX), "ABI 9: no views, resolve_unix handled instead");
+		ok(!mount_at(&r.pl, "/run") && mount_is(&r.pl, "/tmp", MNT_TMP) && (r.pl.handled_fs & LL_FS_RESOLVE_UNIX),
+		   "ABI 9: no /run view (resolve_unix handled instead), still a private /tmp");
 	run_free(&r);
 
 	/* expansion */
@@ -1117,7 +1149,7 @@ static void test_carves(void)
 	h.mounts = false;
 	h.mounts_errno = EPERM;
 	run_fit(&r, prof, &h, &repo_fs);
-	fit_refused(&r, "ABI 7 without mounts", ".unix_sockets", "unenforced.workspace_sockets");
+	fit_refused(&r, "ABI 7 without mounts", ".unix_sockets", "\"unenforced\":{\"workspace_sockets\":true}");
 	run_free(&r);
 	static const char eprof[] =
 		"{'writable':['/r'],'protect':['.git/hooks','.git/config','.envrc'],"
@@ -1150,8 +1182,8 @@ static void test_carves(void)
 	if (fit_ok(&r, "carve and trust_handoff left out")) {
 		ok(rule_access(&r.pl, "/r", ".writable[0]") == (long long)(ll_fs_rights(7) & ~LL_FS_EXECUTE),
 		   "nothing expanded: the workspace keeps every right");
-		ok(r.pl.nleft == 3 && sv_contains(&r.pl.notices, "allowed by .unenforced.carve") &&
-		   sv_contains(&r.pl.notices, "allowed by .unenforced.trust_handoff"),
+		ok(r.pl.nleft == 3 && left_line_has(&r.pl, "allowed by .unenforced.carve") &&
+		   left_line_has(&r.pl, "allowed by .unenforced.trust_handoff"),
 		   "each carve left out is named with its key");
 	}
 	run_free(&r);
@@ -1168,9 +1200,9 @@ static void test_carves(void)
 		ok(mount_is(&r.pl, "/r/.idea", MNT_MASK_FILE) && mount_is(&r.pl, "/r/tools/idea", MNT_RO_BIND),
 		   "a protected symlink is covered and its target inside a writable tree bound read-only");
 		ok(mount_is(&r.pl, "/wt/.git", MNT_RO_BIND), "a worktree's .git file is bound read-only");
-		const struct mount_rule *v = mount_at(&r.pl, "/wt/.vscode"), *e = mount_at(&r.pl, "/wt/.envrc");
-		ok(v && v->op == MNT_OCCUPY && v->is_dir && e && e->op == MNT_OCCUPY && !e->is_dir,
-		   "placeholders: a directory for '.vscode/', a file for '.envrc'");
+		ok(!mount_at(&r.pl, "/wt/.vscode") && !mount_at(&r.pl, "/wt/.envrc") &&
+		   sv_contains(&r.pl.notices, "\"/wt/.envrc\": does not exist"),
+		   "no placeholders: missing '.vscode/' and '.envrc' get no mount, a notice each");
 	}
 	run_free(&r);
 	run_fit(&r, "{'writable':['/r/.git']}", &h, &repo_fs);
@@ -1345,7 +1377,8 @@ static void test_carve(void)
 	rel[sizeof rel - 1] = 0;
 	memset(&pl, 0, sizeof pl);
 	memset(&e, 0, sizeof e);
-	rc = carve_mounts(&pl, &v, "/home/u", rel, false, false, ".protect[0]", &e);
+	char missing[64];
+	rc = carve_mounts(&pl, &v, "/home/u", rel, false, ".protect[0]", missing, sizeof missing, &e);
 	ok(rc == -1 && strcmp(e.where, ".protect[0]") == 0 &&
 	   strncmp(e.path, "/home/u/aaaa", 12) == 0 && strcmp(e.why, "path too long") == 0,
 	   "carve_mounts: a path too long is named absolute (/home/u/aaa...)");
@@ -1382,6 +1415,116 @@ static void test_helpers(void)
 	   "env_entry_is: NAME= only, by the first n bytes of the name");
 }
 
+
+/* Defaults that never fight the user: nothing created, built-in protect
+ * never costs function, a private /tmp, an ungranted home reads as absent,
+ * quiet runs, one refusal for every part. */
+static void test_defaults_never_fight(void)
+{
+	struct host h = host_abi(7);
+	struct run r;
+	/* built-in protect with mounts: existing names bound, missing ones
+	 * listed for --check only (no notice, no placeholder) */
+	run_fit(&r, "{'writable':['/r']}", &h, &repo_fs);
+	if (fit_ok(&r, "built-in protect, mounts")) {
+		ok(mount_is(&r.pl, "/r/.git/config", MNT_RO_BIND) && mount_is(&r.pl, "/r/.git/hooks", MNT_RO_BIND),
+		   "existing .git/config and .git/hooks bound read-only");
+		ok(!mount_at(&r.pl, "/r/.envrc") && sv_has(&r.pl.unprotected, "/r/.envrc") &&
+		   sv_has(&r.pl.unprotected, "/r/.git/info"),
+		   "missing built-in names: no mount, listed as unprotected");
+		ok(r.pl.notices.n == 0 && r.pl.nleft == 0, "nothing to say on stderr");
+		char *js = plan_json(&r.pl);
+		ok(js && strstr(js, "\"unprotected\"") && strstr(js, "/r/.envrc"), "--check lists the unprotected names");
+		free(js);
+	}
+	run_free(&r);
+	/* built-in protect without a namespace: the workspace root and .git
+	 * keep every right; what is left out is named once */
+	h.mounts = false;
+	h.mounts_errno = EPERM;
+	snprintf(h.mounts_why, sizeof h.mounts_why, "mount propagation: Invalid argument: the root of this chroot is not a mount point");
+	run_fit(&r, "{'writable':['/r'],'unenforced':{'workspace_sockets':true}}", &h, &repo_fs);
+	if (fit_ok(&r, "built-in protect, no namespace")) {
+		uint64_t all = ll_fs_rights(7) & ~LL_FS_EXECUTE;
+		ok(rule_access(&r.pl, "/r", ".writable[0]") == (long long)all && rules_under(&r.pl, "/r/.git") == 0,
+		   "the workspace root keeps every right, nothing expanded under it");
+		ok(!r.pl.expansion || r.pl.expanded.n == 0, "no expansion at all");
+		ok(left_line_has(&r.pl, "built-in protect of /r/.git/hooks, /r/.git/config") &&
+		   left_line_has(&r.pl, "the root of this chroot is not a mount point"),
+		   "one left-out notice names the built-in names and why there is no namespace");
+		ok(sv_has(&r.pl.unprotected, "/r/.envrc"), "missing ones are listed for --check");
+	}
+	run_free(&r);
+	/* explicit entries still expand without a namespace */
+	run_fit(&r, "{'writable':['/r'],'read_only':['/r/README'],'unenforced':{'workspace_sockets':true}}", &h, &repo_fs);
+	if (fit_ok(&r, "explicit read_only, no namespace"))
+		ok(r.pl.expansion && rule_access(&r.pl, "/r/README", ".writable[0]") == 0 &&
+		   find_rule(&r.pl, "/r/README", "read_only carve-out") != NULL,
+		   "an explicit read_only entry is still expanded around");
+	run_free(&r);
+	/* an ungranted HOME: absent, never forbidden */
+	snprintf(h.home, sizeof h.home, "/home/u");
+	run_fit(&r, "{'readable':['/usr'],'writable':['/r'],'tmp':'/r/tmp','unenforced':{'workspace_sockets':true}}", &h, &repo_fs);
+	if (fit_ok(&r, "ungranted home, no namespace, tmp"))
+		ok(r.pl.home && strcmp(r.pl.home, "/r/tmp") == 0, "HOME points at tmp");
+	run_free(&r);
+	run_fit(&r, "{'readable':['/usr'],'writable':['/r'],'unenforced':{'workspace_sockets':true}}", &h, &repo_fs);
+	if (fit_ok(&r, "ungranted home, no namespace, no tmp"))
+		ok(r.pl.home && strcmp(r.pl.home, "/nonexistent") == 0, "HOME is /nonexistent (absent)");
+	run_free(&r);
+	run_fit(&r, "{'readable':['/usr'],'writable':['/r'],'env':{'set':{'HOME':'/home/u'}},'unenforced':{'workspace_sockets':true}}", &h, &repo_fs);
+	if (fit_ok(&r, "HOME set by the profile, no namespace"))
+		ok(!r.pl.home && left_line_has(&r.pl, "$HOME \"/home/u\" as absent"),
+		   "a HOME the profile sets is kept, and the gap is named");
+	run_free(&r);
+	run_fit(&r, "{'writable':['/r'],'unenforced':{'workspace_sockets':true}}", &h, &repo_fs);
+	if (fit_ok(&r, "granted home"))
+		ok(!r.pl.home, "a readable home is left alone");
+	run_free(&r);
+	h.mounts = true;
+	run_fit(&r, "{'readable':['/usr','/home/u/.ssh'],'writable':['/r']}", &h, &repo_fs);
+	if (fit_ok(&r, "ungranted home, mounts"))
+		ok(mount_is(&r.pl, "/home/u", MNT_VIEW) && mount_is(&r.pl, "/home/u/.ssh", MNT_KEEP) && !r.pl.home,
+		   "an empty view of the home, the granted tree inside brought back");
+	run_free(&r);
+	h.home[0] = 0;
+	/* private /tmp: the profile's tmp bound there, or a tmpfs */
+	run_fit(&r, "{'writable':['/r'],'tmp':'/r/tmp'}", &h, &repo_fs);
+	if (fit_ok(&r, "tmp elsewhere")) {
+		const struct mount_rule *m = mount_at(&r.pl, "/tmp");
+		ok(m && m->op == MNT_TMP && m->content && strcmp(m->content, "/r/tmp") == 0, "tmp is bound on /tmp");
+	}
+	run_free(&r);
+	run_fit(&r, "{'readable':['/','/tmp'],'writable':['/r']}", &h, &repo_fs);
+	if (fit_ok(&r, "explicit readable /tmp"))
+		ok(!mount_at(&r.pl, "/tmp"), "an explicit readable /tmp is the host's");
+	run_free(&r);
+	/* a hidden path under the private /tmp: nothing to cover */
+	run_fit(&r, "{'writable':['/r'],'hidden':['/tmp/ws']}", &h, &repo_fs);
+	if (fit_ok(&r, "hidden under /tmp"))
+		ok(!mount_at(&r.pl, "/tmp/ws") && mount_is(&r.pl, "/tmp", MNT_TMP), "dropped: /tmp is private anyway");
+	run_free(&r);
+	run_fit(&r, "{'writable':['/tmp/ws'],'read_only':['/tmp/ws/x'],'hidden':['/tmp/ws']}", &h, &repo_fs);
+	ok(r.rc == -1, "hidden equal to a writable tree is still an error");
+	run_free(&r);
+	/* quiet: default devices and missing caches say nothing */
+	run_fit(&r, "{'writable':['/r'],'caches':['/nope']}", &h, &repo_fs);
+	if (fit_ok(&r, "missing cache"))
+		ok(r.pl.notices.n == 0, "a missing cache is silent");
+	run_free(&r);
+	run_fit(&r, "{'writable':['/r'],'devices':['/dev/nope']}", &h, &repo_fs);
+	if (fit_ok(&r, "missing listed device"))
+		ok(sv_contains(&r.pl.notices, ".devices[0] \"/dev/nope\": skipped"), "a listed device that is missing gets its notice");
+	run_free(&r);
+	/* mounts required and the signal scope: both in one refusal */
+	struct host h4 = host_abi(4);
+	h4.mounts = false;
+	run_fit(&r, "{'mounts':'required','unix_sockets':'none'}", &h4, &repo_fs);
+	ok(r.rc == 1 && r.pl.nrefused == 2, "two refused parts, one answer");
+	like(r.err.why, "\"unenforced\":{\"signal_scope\":true},\"mounts\":\"auto\"", "... with the JSON for both");
+	run_free(&r);
+}
+
 int main(void)
 {
 	test_parse_errors();
@@ -1397,6 +1540,7 @@ int main(void)
 	test_filter();
 	test_not_yet();
 	test_carves();
+	test_defaults_never_fight();
 	test_caps();
 	test_plan_json();
 	test_carve();

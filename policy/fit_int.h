@@ -1,0 +1,61 @@
+/* Internal to fit: the state the fitting steps share (policy/fit.c,
+ * policy/fitns.c).  Not for shim/. */
+#ifndef SB_FIT_INT_H
+#define SB_FIT_INT_H
+
+#include "fit.h"
+
+/* One carve-out: a path to keep read-only or hidden inside what is
+ * otherwise granted.  Strings owned (fitctx_free). */
+struct carve {
+	char *tree;  /* canonical writable tree, NULL when outside all */
+	char *rel;   /* inside tree */
+	char *abs;   /* tree/rel, or the canonical path outside */
+	char *cut;   /* inside a tree: the first component that is not a directory (or abs) */
+	enum fs_kind cut_kind;
+	bool hidden;
+	bool builtin;  /* from the built-in protect list (never costs function) */
+	bool exists;
+	bool dir;
+	unsigned part; /* the unenforced name that may leave it out (expansion) */
+	char where[96];
+};
+
+/* Everything the steps of fit() share; owned by fit(), freed by
+ * fitctx_free().  `p`, `h`, `fs`, `pl` are borrowed. */
+struct fitctx {
+	const struct profile *p;
+	const struct host *h;
+	const struct fs_view *fs;
+	struct plan *pl;
+	char **wcanon;          /* canonical writable trees (NULL: missing), p->writable.v.n of them */
+	struct carve *cv;
+	size_t ncv;
+	enum net_mode net;      /* effective network mode ("loopback" → "off" without a namespace) */
+	bool views;             /* /run views hide pathname sockets (mount mode, ABI < 9) */
+	bool shm;               /* a private /dev/shm is mounted: grant it */
+	struct strvec priv_tmp; /* /tmp, /var/tmp made private: granted writable */
+	struct strvec excl_r;   /* trees go around these (expansion): /dev, hidden */
+	struct strvec excl_w;   /* writable trees also go around read-only carve-outs */
+	struct strvec ro_read;  /* existing read-only carve-outs: readable again (expansion) */
+	char why[320];          /* why there is no mount namespace */
+};
+
+void fitctx_free(struct fitctx *fc);
+/* A part the host cannot enforce: left out (noted) when the profile allows
+ * it through `part` (an enum unenforced_part bit, 0: only best_effort),
+ * else recorded as refused.  Never fails. */
+void fit_gap(struct fitctx *fc, unsigned part, const char *where,
+	     const char *what, const char *reason);
+/* Namespaces and carve-outs (policy/fitns.c): mounts where a namespace
+ * can be had, Landlock expansion otherwise.  0 or -1 with `err`. */
+int fit_ns(struct fitctx *fc, struct sb_err *err);
+/* Lexically normalise absolute `in` (collapse "//" and "/./"); refuse
+ * "..".  0 or -1 with `err` naming `where`. */
+int fit_normalise(const char *in, char *out, size_t n, const char *where,
+		  struct sb_err *err);
+/* The path within a granted-readable list (readable, writable, caches,
+ * tmp, private /tmp) that holds canonical `path`: true when readable. */
+bool fit_readable(const struct fitctx *fc, const char *path);
+
+#endif

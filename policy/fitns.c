@@ -1,0 +1,564 @@
+/* fit, filesystem half: carve-outs (protect, read_only, hidden), the
+ * private /tmp and /var/tmp, the views of /run and of an ungranted $HOME,
+ * and whether they are made with mounts or by Landlock expansion
+ * (DESIGN.md "Filesystem").  Nothing is ever created in the user's tree:
+ * a protected name that does not exist is listed, not occupied. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "carve.h"
+#include "fit_int.h"
+
+int fit_normalise(const char *in, char *out, size_t n, const char *where,
+		  struct sb_err *err)
+{
+	size_t o = 0;
+	for (const char *p = in; *p;) {
+		while (*p == '/')
+			p++;
+		size_t k = strcspn(p, "/");
+		if (k == 0)
+			break;
+		if (k == 1 && p[0] == '.') {
+			p += k;
+			continue;
+		}
+		if (k == 2 && p[0] == '.' && p[1] == '.')
+			return sb_fail(err, where, in, "must not contain \"..\"");
+		if (o + k + 2 > n)
+			return sb_fail(err, where, in, "path too long");
+		out[o++] = '/';
+		memcpy(out + o, p, k);
+		o += k;
+		p += k;
+	}
+	if (o == 0)
+		out[o++] = '/';
+	out[o] = 0;
+	return 0;
+}
+
+/* The writable tree (canonical) holding `path`, lexically through the
+ * given or the canonical spelling; rel gets the rest.  NULL if none. */
+static const char *in_writable(const struct fitctx *fc, const char *path, const char **rel)
+{
+	const struct profile *p = fc->p;
+	for (size_t i = 0; i < p->writable.v.n; i++) {
+		const char *forms[2] = {p->writable.v.v[i], fc->wcanon[i]};
+		for (int f = 0; f < 2 && fc->wcanon[i]; f++) {
+			const char *w = forms[f];
+			size_t n = strcmp(w, "/") == 0 ? 0 : strlen(w);
+			if (strcmp(path, w) != 0 && path_within(path, w) && path[n] == '/') {
+				*rel = path + n + 1;
+				return fc->wcanon[i];
+			}
+		}
+	}
+	return NULL;
+}
+
+/* True if canonical `path` lies in a tree the command may read. */
+bool fit_readable(const struct fitctx *fc, const char *path)
+{
+	const struct profile *p = fc->p;
+	const struct pathlist *lists[] = {&p->readable, &p->caches};
+	for (size_t i = 0; i < p->writable.v.n; i++)
+		if (fc->wcanon[i] && path_within(path, fc->wcanon[i]))
+			return true;
+	for (size_t i = 0; i < fc->priv_tmp.n; i++)
+		if (path_within(path, fc->priv_tmp.v[i]))
+			return true;
+	if (p->tmp && path_within(path, p->tmp))
+		return true;
+	for (size_t l = 0; l < 2; l++)
+		for (size_t i = 0; i < lists[l]->v.n; i++) {
+			char canon[4096];
+			enum fs_kind k;
+			if (fc->fs->resolve(fc->fs->ctx, lists[l]->v.v[i], canon, sizeof canon, &k) == 0 &&
+			    path_within(path, canon))
+				return true;
+		}
+	return false;
+}
+
+static struct carve *carve_add(struct fitctx *fc, const char *tree, const char *rel,
+			       const char *abs, bool hidden, unsigned part, const char *where)
+{
+	fc->cv = xgrow(fc->cv, fc->ncv, sizeof *fc->cv);
+	struct carve *c = &fc->cv[fc->ncv++];
+	memset(c, 0, sizeof *c);
+	c->tree = tree ? xstrdup(tree) : NULL;
+	c->rel = rel ? xstrdup(rel) : NULL;
+	c->abs = xstrdup(abs);
+	c->hidden = hidden;
+	c->part = part;
+	snprintf(c->where, sizeof c->where, "%s", where);
+	enum fs_kind k = FS_MISSING;
+	if (fc->fs->lkind(fc->fs->ctx, abs, &k) == 0 && k != FS_MISSING) {
+		c->exists = true;
+		c->dir = k == FS_DIR;
+	}
+	char cut[4096];
+	c->cut_kind = FS_DIR;
+	if (tree && carve_cut(fc->fs, tree, rel, cut, sizeof cut, &c->cut_kind) == 0)
+		c->cut = xstrdup(cut);
+	else
+		c->cut = xstrdup(abs);
+	return c;
+}
+
+/* A user path of read_only / hidden: inside a writable tree it is carved
+ * lexically (symlinks inside are never followed); outside, its canonical
+ * target is what matters (the command cannot change that part). */
+static int carve_user(struct fitctx *fc, const struct pathlist *l, bool hidden,
+		      struct sb_err *err)
+{
+	const struct profile *p = fc->p;
+	for (size_t i = 0; i < l->v.n; i++) {
+		char where[96], norm[4096], canon[4096], abs[4096];
+		const char *rel;
+		enum fs_kind kind;
+		snprintf(where, sizeof where, ".%s[%zu]", l->key, i);
+		if (fit_normalise(l->v.v[i], norm, sizeof norm, where, err))
+			return -1;
+		for (size_t w = 0; w < p->writable.v.n; w++)
+			if (strcmp(norm, p->writable.v.v[w]) == 0 || (fc->wcanon[w] && strcmp(norm, fc->wcanon[w]) == 0))
+				return sb_fail(err, where, l->v.v[i], "is .writable[%zu] itself; remove it from writable instead", w);
+		const char *tree = in_writable(fc, norm, &rel);
+		int r = tree ? 0 : fc->fs->resolve(fc->fs->ctx, norm, canon, sizeof canon, &kind);
+		if (!tree && r == 0)
+			tree = in_writable(fc, canon, &rel);
+		if (tree) {
+			snprintf(abs, sizeof abs, "%s%s%s", tree, strcmp(tree, "/") ? "/" : "", rel);
+			carve_add(fc, tree, rel, abs, hidden, UNF_CARVE, where);
+		} else if (r == 0 && hidden) {
+			carve_add(fc, NULL, NULL, canon, true, 0, where);
+		} else if (r == 0) {
+			plan_notice(fc->pl, "%s \"%s\": outside every writable tree, so already read-only", where, l->v.v[i]);
+		} else if (r != -ENOENT) {
+			plan_notice(fc->pl, "%s \"%s\": skipped: %s", where, l->v.v[i], strerror(-r));
+		}
+		/* a missing path outside writable trees cannot be created */
+	}
+	return 0;
+}
+
+static bool is_git_name(const char *n)
+{
+	return strcmp(n, ".git") == 0 || strncmp(n, ".git/", 5) == 0;
+}
+
+/* A writable tree inside a repository's .git (the git dir itself, or a
+ * linked worktree's R/.git/worktrees/NAME): *g points at "/.git" in it,
+ * else NULL; base gets the repository root (or the tree). */
+static const char *git_base(const char *tree, char *base, size_t n)
+{
+	const char *g = strstr(tree, "/.git");
+	while (g && g[5] && g[5] != '/')
+		g = strstr(g + 1, "/.git");
+	snprintf(base, n, "%.*s", g ? (int)(g - tree) : (int)strlen(tree), tree);
+	return g;
+}
+
+/* The protect names of one list relative to writable tree i. */
+static int protect_list(struct fitctx *fc, size_t i, const struct strvec *names,
+			bool extra, struct sb_err *err)
+{
+	char base[4096];
+	const char *tree = fc->wcanon[i];
+	const char *g = git_base(tree, base, sizeof base);
+	for (size_t j = 0; j < names->n; j++) {
+		const char *name = names->v[j];
+		char where[96], abs[8200], norm[4096];
+		if (g && !is_git_name(name))
+			continue;
+		if (extra)
+			snprintf(where, sizeof where, ".protect_extra[%zu]", j);
+		else if (fc->p->protect_set)
+			snprintf(where, sizeof where, ".protect[%zu]", j);
+		else
+			snprintf(where, sizeof where, ".protect (built-in %s)", name);
+		snprintf(abs, sizeof abs, "%s/%s", strcmp(base, "/") ? base : "", name);
+		if (fit_normalise(abs, norm, sizeof norm, where, err))
+			return -1;
+		if (strcmp(norm, tree) == 0 || !path_within(norm, tree))
+			continue; /* the git dir's names outside this tree */
+		const char *rel = norm + (strcmp(tree, "/") ? strlen(tree) + 1 : 1);
+		struct carve *c = carve_add(fc, tree, rel, norm, false,
+					    is_git_name(name) ? UNF_CARVE : UNF_TRUST_HANDOFF, where);
+		c->builtin = !extra && !fc->p->protect_set;
+	}
+	return 0;
+}
+
+/* protect: every name relative to every writable tree; a writable tree
+ * inside a repository's .git gets the .git names relative to that
+ * repository where they fall inside it, and no others.  A linked
+ * worktree's own git dir (R/.git/worktrees/NAME): its commondir and
+ * config.worktree decide which config and hooks git uses there. */
+static int carve_protect(struct fitctx *fc, struct sb_err *err)
+{
+	for (size_t i = 0; i < fc->p->writable.v.n; i++) {
+		const char *tree = fc->wcanon[i];
+		char base[4096];
+		if (!tree)
+			continue;
+		const char *g = git_base(tree, base, sizeof base);
+		if (g && strstr(g, "/.git/worktrees/") == g && strchr(g + 16, '/') == NULL) {
+			static const char *const own[] = {"commondir", "config.worktree"};
+			for (int o = 0; o < 2; o++) {
+				char abs[4200];
+				snprintf(abs, sizeof abs, "%s/%s", tree, own[o]);
+				carve_add(fc, tree, own[o], abs, false, UNF_CARVE,
+					  ".protect (built-in, a worktree's git dir)")->builtin = true;
+			}
+		}
+		if (protect_list(fc, i, &fc->p->protect, false, err) ||
+		    protect_list(fc, i, &fc->p->protect_extra, true, err))
+			return -1;
+	}
+	return 0;
+}
+
+/* A symlink in a carved position is never followed, but what it points
+ * to is reachable by its own path and, outside, through the link: when
+ * that lies in a writable tree it is carved too (bounded, so a loop of
+ * links ends). */
+static void carve_link_targets(struct fitctx *fc)
+{
+	for (size_t i = 0; i < fc->ncv && fc->ncv < 256; i++) {
+		char canon[4096], where[96];
+		enum fs_kind k;
+		const char *rel;
+		if (fc->cv[i].cut_kind != FS_SYMLINK ||
+		    fc->fs->resolve(fc->fs->ctx, fc->cv[i].cut, canon, sizeof canon, &k) != 0)
+			continue;
+		const char *tree = in_writable(fc, canon, &rel);
+		if (!tree)
+			continue;
+		snprintf(where, sizeof where, "%.60s (symlink target)", fc->cv[i].where);
+		bool builtin = fc->cv[i].builtin; /* carve_add may move the array */
+		carve_add(fc, tree, rel, canon, fc->cv[i].hidden, fc->cv[i].part, where)->builtin = builtin;
+	}
+}
+
+/* Inside replaced directory `dir` (a view or a private tmpfs): bring back
+ * the writable trees, caches, explicit readable/executable entries, tmp
+ * and the resolver configuration that lie inside it. */
+static void keep_inside(struct fitctx *fc, const char *dir)
+{
+	const struct profile *p = fc->p;
+	const struct pathlist *keep[] = {&p->writable, &p->caches,
+		p->readable.set ? &p->readable : NULL,
+		p->executable.set ? &p->executable : NULL};
+	for (size_t l = 0; l < 4; l++)
+		for (size_t i = 0; keep[l] && i < keep[l]->v.n; i++) {
+			char canon[4096], where[96];
+			enum fs_kind k;
+			if (fc->fs->resolve(fc->fs->ctx, keep[l]->v.v[i], canon, sizeof canon, &k) ||
+			    strcmp(canon, dir) == 0 || !path_within(canon, dir))
+				continue;
+			snprintf(where, sizeof where, ".%s[%zu]", keep[l]->key, i);
+			plan_add_mount(fc->pl, MNT_KEEP, canon, where, k == FS_DIR);
+		}
+	if (p->tmp && strcmp(p->tmp, dir) != 0 && path_within(p->tmp, dir))
+		plan_add_mount(fc->pl, MNT_KEEP, p->tmp, ".tmp", true);
+	char rc[4096];
+	enum fs_kind k;
+	if (fc->fs->resolve(fc->fs->ctx, "/etc/resolv.conf", rc, sizeof rc, &k) == 0 &&
+	    path_within(rc, dir))
+		plan_add_mount(fc->pl, MNT_KEEP, rc, "/etc/resolv.conf", k == FS_DIR);
+}
+
+static size_t count_keeps(const struct plan *pl, const char *dir)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < pl->nmounts; i++)
+		n += pl->mounts[i].op == MNT_KEEP && path_within(pl->mounts[i].path, dir);
+	return n;
+}
+
+/* True when directory `dir` is the host's by the profile's own words: an
+ * entry of readable, writable or caches names it, or a writable tree
+ * holds it. */
+static bool asked_for(const struct fitctx *fc, const char *dir)
+{
+	const struct profile *p = fc->p;
+	const struct pathlist *lists[] = {&p->readable, &p->caches};
+	for (size_t i = 0; i < p->writable.v.n; i++)
+		if (fc->wcanon[i] && path_within(dir, fc->wcanon[i]))
+			return true;
+	for (size_t l = 0; l < 2; l++)
+		for (size_t i = 0; lists[l]->set && i < lists[l]->v.n; i++) {
+			char canon[4096];
+			enum fs_kind k;
+			if (fc->fs->resolve(fc->fs->ctx, lists[l]->v.v[i], canon, sizeof canon, &k) == 0 &&
+			    strcmp(canon, dir) == 0)
+				return true;
+		}
+	return false;
+}
+
+/* A private, writable /tmp and /var/tmp (systemd's PrivateTmp): the
+ * profile's tmp bound on /tmp when it lies elsewhere and nothing needs
+ * bringing back there, else a fresh tmpfs with the granted trees inside
+ * brought back.  Host sockets in the host's /tmp stay out of reach. */
+static void plan_private_tmp(struct fitctx *fc)
+{
+	static const char *const dirs[] = {"/tmp", "/var/tmp"};
+	for (size_t d = 0; d < 2; d++) {
+		enum fs_kind k;
+		if (fc->fs->lkind(fc->fs->ctx, dirs[d], &k) || k != FS_DIR || asked_for(fc, dirs[d]))
+			continue;
+		char where[32];
+		snprintf(where, sizeof where, "%s (private)", dirs[d]);
+		struct mount_rule *m = plan_add_mount(fc->pl, MNT_TMP, dirs[d], where, true);
+		keep_inside(fc, dirs[d]);
+		const char *t = fc->p->tmp;
+		/* (plan_add_mount may have moved the array: find it again) */
+		if (d == 0 && t && !path_within(t, "/tmp") && !path_within("/tmp", t) &&
+		    count_keeps(fc->pl, "/tmp") == 0) {
+			m = plan_add_mount(fc->pl, MNT_TMP, "/tmp", where, true);
+			m->content = t;
+		}
+		sv_push(&fc->priv_tmp, dirs[d]);
+	}
+}
+
+/* Unix socket views (below Landlock ABI 9): /run and /var/run replaced by
+ * empty read-only tmpfs, the granted trees inside brought back. */
+static void plan_views(struct fitctx *fc)
+{
+	static const char *const views[] = {"/run", "/var/run"};
+	for (size_t v = 0; v < 2; v++) {
+		enum fs_kind k;
+		bool writable = fc->p->tmp && path_within(views[v], fc->p->tmp);
+		for (size_t i = 0; i < fc->p->writable.v.n && !writable; i++)
+			writable = fc->wcanon[i] && path_within(views[v], fc->wcanon[i]);
+		if (fc->fs->lkind(fc->fs->ctx, views[v], &k) || k != FS_DIR || writable)
+			continue; /* /var/run is usually a link to /run; a writable one is in scope */
+		plan_add_mount(fc->pl, MNT_VIEW, views[v], ".unix_sockets", true);
+		keep_inside(fc, views[v]);
+	}
+	fc->views = true;
+	sv_push(&fc->pl->remarks, "below Landlock ABI 9 pathname unix sockets are hidden by views of /run and /var/run and a private /tmp and /var/tmp only: a socket elsewhere outside the writable trees (e.g. ~/.gnupg/S.gpg-agent in a readable home) stays reachable; list such directories in hidden");
+}
+
+/* The HOME the command will see: env.set, else the shim's own unless
+ * unset or cleared.  NULL when none. */
+static const char *command_home(const struct fitctx *fc)
+{
+	const struct env_rules *e = &fc->p->env;
+	for (size_t i = 0; i < e->set.n; i++)
+		if (env_entry_is(e->set.v[i], "HOME", 4))
+			return e->set.v[i] + 5;
+	if (sv_has(&e->unset, "HOME") || (e->clear && !env_keeps(&e->keep, "HOME")))
+		return NULL;
+	return fc->h->home[0] ? fc->h->home : NULL;
+}
+
+/* An ungranted $HOME (canonical into home[n]): an existing directory the
+ * command may not read, outside the private /tmp.  0 if none. */
+static int ungranted_home(const struct fitctx *fc, char *home, size_t n)
+{
+	const char *h = command_home(fc);
+	enum fs_kind k;
+	if (!h || h[0] != '/' || fc->fs->resolve(fc->fs->ctx, h, home, n, &k) || k != FS_DIR ||
+	    strcmp(home, "/") == 0 || path_within(home, "/tmp") || path_within(home, "/var/tmp") ||
+	    path_within(home, "/dev") || path_within(home, "/proc"))
+		return 0;
+	return !fit_readable(fc, home);
+}
+
+/* An ungranted $HOME behaves as absent, not as forbidden (programs treat
+ * EACCES on ~/.gitconfig as fatal, ENOENT as "none"): with mounts an empty
+ * read-only view of it, the granted trees inside brought back; without,
+ * HOME points at tmp when the profile has one and does not set HOME. */
+static void plan_home(struct fitctx *fc, bool mounts)
+{
+	char home[4096];
+	if (!ungranted_home(fc, home, sizeof home))
+		return;
+	if (mounts) {
+		plan_add_mount(fc->pl, MNT_VIEW, home, "$HOME (not granted: an empty view)", true);
+		keep_inside(fc, home);
+		return;
+	}
+	bool set = false;
+	for (size_t i = 0; i < fc->p->env.set.n; i++)
+		set |= env_entry_is(fc->p->env.set.v[i], "HOME", 4);
+	enum fs_kind k;
+	if (fc->p->tmp && !set) {
+		fc->pl->home = xstrdup(fc->p->tmp);
+	} else if (!set && fc->fs->lkind(fc->fs->ctx, "/nonexistent", &k) == 0 && k == FS_MISSING) {
+		/* the conventional home of accounts without one (Debian's
+		 * nobody): every dotfile is simply absent */
+		fc->pl->home = xstrdup("/nonexistent");
+	} else {
+		char part[4200];
+		snprintf(part, sizeof part, "$HOME \"%s\" as absent", home);
+		plan_left(fc->pl, false, "$HOME", part,
+			  "it is not granted, so programs see EACCES on their dotfiles; an empty view needs a mount namespace",
+			  "built-in default");
+		return;
+	}
+	sv_push_own(&fc->pl->remarks, xasprintf("no mount namespace: $HOME \"%s\" is not granted, so HOME is \"%s\" for the command (an ungranted home reads as absent, not forbidden)",
+						home, fc->pl->home));
+}
+
+/* Mount mode: the carve-outs as mount rules; a name that does not exist
+ * is not protected against creation (nothing is created to mount on):
+ * built-in names are listed for --check, listed ones get a notice. */
+static int plan_carve_mounts(struct fitctx *fc, struct sb_err *err)
+{
+	for (size_t i = 0; i < fc->ncv; i++) {
+		struct carve *c = &fc->cv[i];
+		char missing[4096];
+		if (!c->tree) {
+			if (c->exists)
+				plan_add_mount(fc->pl, c->dir ? MNT_MASK_DIR : MNT_MASK_FILE, c->abs, c->where, c->dir);
+			continue;
+		}
+		int r = carve_mounts(fc->pl, fc->fs, c->tree, c->rel, c->hidden, c->where,
+				     missing, sizeof missing, err);
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			continue;
+		if (c->builtin) {
+			if (!sv_has(&fc->pl->unprotected, c->abs))
+				sv_push(&fc->pl->unprotected, c->abs);
+		} else {
+			plan_notice(fc->pl, "%s \"%s\": does not exist, so it is not protected against creation (nothing is created to hold a mount)",
+				    c->where, c->abs);
+		}
+	}
+	return 0;
+}
+
+static int plan_mounts(struct fitctx *fc, bool need_views, struct sb_err *err)
+{
+	struct plan *pl = fc->pl;
+	pl->mount_ns = true;
+	if (plan_carve_mounts(fc, err))
+		return -1;
+	plan_private_tmp(fc);
+	if (need_views)
+		plan_views(fc);
+	plan_home(fc, true);
+	/* POSIX shared memory and semaphores (Python multiprocessing,
+	 * Chromium) get a private /dev/shm; the host's stays out of reach. */
+	enum fs_kind k;
+	if (fc->fs->lkind(fc->fs->ctx, "/dev/shm", &k) == 0 && k == FS_DIR) {
+		plan_add_mount(pl, MNT_SHM, "/dev/shm", "/dev/shm (private)", true);
+		fc->shm = true;
+	}
+	/* Granting the host's /dev/pts would hand over every terminal of
+	 * this user: a new devpts instance holds only the ones made inside. */
+	for (size_t i = 0; i < fc->p->devices.v.n; i++) {
+		char canon[4096];
+		if (fc->fs->resolve(fc->fs->ctx, fc->p->devices.v.v[i], canon, sizeof canon, &k) == 0 &&
+		    k == FS_DIR && strcmp(canon, "/dev/pts") == 0)
+			plan_add_mount(pl, MNT_DEVPTS, "/dev/pts", ".devices (private /dev/pts)", true);
+	}
+	carve_mounts_finish(pl);
+	return 0;
+}
+
+/* Expansion mode (no mount namespace): explicit read_only / hidden
+ * entries are expanded around; the built-in protect list never costs
+ * function — expanding around names directly under a writable tree would
+ * stop creating, renaming and deleting in the workspace root and in .git
+ * (git's lock files) — so the existing ones are named as left out. */
+static void plan_expansion(struct fitctx *fc)
+{
+	struct plan *pl = fc->pl;
+	char list[600] = "";
+	size_t nb = 0;
+	for (size_t i = 0; i < fc->ncv; i++) {
+		struct carve *c = &fc->cv[i];
+		pl->expansion |= !c->builtin;
+		if (c->builtin) {
+			if (!c->exists && !sv_has(&pl->unprotected, c->abs))
+				sv_push(&pl->unprotected, c->abs);
+			if (c->exists && strlen(list) < sizeof list - 100)
+				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+					 list[0] ? ", " : "", c->abs);
+			nb += c->exists;
+			continue;
+		}
+		if (c->part && (fc->p->unenforced & c->part)) {
+			char *part = xasprintf("carve-out %s \"%s\"", c->where, c->abs);
+			char *why = xasprintf("%s; left writable instead of expanding", fc->why);
+			char *key = xasprintf(".unenforced.%s", unenforced_name(c->part));
+			plan_left(pl, false, c->where, part, why, key);
+			free(part);
+			free(why);
+			free(key);
+			continue;
+		}
+		/* Writable trees go around the first component that is not a
+		 * directory (a missing name, a file such as a worktree's .git,
+		 * a symlink), so it can be neither created nor replaced;
+		 * readable trees around existing hidden paths. */
+		if (c->hidden && c->exists)
+			sv_push(&fc->excl_r, c->abs);
+		sv_push(&fc->excl_w, c->cut);
+		if (!c->hidden && (c->cut_kind == FS_FILE || c->cut_kind == FS_DIR))
+			sv_push(&fc->ro_read, c->cut);
+	}
+	if (nb) {
+		char *part = xasprintf("built-in protect of %s%s", list, strlen(list) >= sizeof list - 100 ? ", ..." : "");
+		char *why = xasprintf("%s, and Landlock alone would take creating, renaming and deleting away from the workspace root and .git", fc->why);
+		plan_left(pl, false, ".protect", part, why, "built-in default");
+		free(part);
+		free(why);
+	}
+	plan_home(fc, false);
+	sv_push(&pl->remarks, "no mount namespace: /tmp and /var/tmp are the host's (readable where granted, never writable unless listed); tmp is the private temporary directory (TMPDIR)");
+}
+
+int fit_ns(struct fitctx *fc, struct sb_err *err)
+{
+	const struct profile *p = fc->p;
+	const struct host *h = fc->h;
+	size_t nw = p->writable.v.n;
+	fc->wcanon = xcalloc(nw + 1, sizeof *fc->wcanon);
+	for (size_t i = 0; i < nw; i++) {
+		char canon[4096];
+		enum fs_kind k;
+		if (fc->fs->resolve(fc->fs->ctx, p->writable.v.v[i], canon, sizeof canon, &k) == 0 && k == FS_DIR)
+			fc->wcanon[i] = xstrdup(canon);
+	}
+	if (carve_protect(fc, err) || carve_user(fc, &p->read_only, false, err) ||
+	    carve_user(fc, &p->hidden, true, err))
+		return -1;
+	carve_link_targets(fc);
+
+	if (p->mounts == MOUNTS_OFF)
+		snprintf(fc->why, sizeof fc->why, "mounts \"off\"");
+	else
+		snprintf(fc->why, sizeof fc->why, "no mount namespace here: %s",
+			 h->mounts_why[0] ? h->mounts_why : h->mounts_errno ? strerror(h->mounts_errno)
+									    : "user namespaces are not available");
+	if (p->mounts == MOUNTS_REQUIRED && !h->mounts)
+		plan_left(fc->pl, true, ".mounts", "a mount namespace (mounts \"required\")", fc->why, "mounts");
+	fc->net = p->network;
+	if (p->network == NET_LOOPBACK) {
+		if (h->mounts) {
+			fc->pl->net_ns = true;
+		} else {
+			fc->net = NET_OFF;
+			plan_notice(fc->pl, ".network \"loopback\": enforced as \"off\" (%s)", fc->why);
+		}
+	}
+	sv_push(&fc->excl_r, "/dev");
+	sv_push(&fc->excl_w, "/dev");
+	bool need_views = h->ll_abi > 0 && h->ll_abi < 9 && p->unix_sockets == UNIX_SCOPED;
+	if (h->mounts && p->mounts != MOUNTS_OFF)
+		return plan_mounts(fc, need_views, err);
+	plan_expansion(fc);
+	return 0;
+}
