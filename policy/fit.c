@@ -148,8 +148,8 @@ static bool fit_ll_base(struct fitctx *fc, char *have, size_t n)
 	struct plan *pl = fc->pl;
 	if (h->ll_abi <= 0) {
 		const char *why = h->ll_errno == EOPNOTSUPP
-			? "Landlock is built into this kernel but disabled at boot (add landlock to the lsm= boot parameter)"
-			: "this kernel has no Landlock (needs Linux 5.13 or later built with CONFIG_SECURITY_LANDLOCK); refusing to run unconfined";
+			? "built into this kernel but disabled at boot: add landlock to the lsm= boot parameter; refusing to run unconfined"
+			: "this kernel has no Landlock: needs Linux 5.13 or later built with CONFIG_SECURITY_LANDLOCK; refusing to run unconfined";
 		fit_gap(fc, 0, "", "Landlock", why);
 		return false;
 	}
@@ -400,7 +400,7 @@ static void refusal(const struct plan *pl, struct sb_err *err)
 	for (size_t i = 0; i < pl->nrefused; i++) {
 		const struct left_out *r = &pl->refused[i];
 		size_t o = strlen(list);
-		snprintf(list + o, sizeof list - o, "%s%s%s%s %s", i ? "; " : "", r->where,
+		snprintf(list + o, sizeof list - o, "%s%s%s%s (%s)", i ? "; " : "", r->where,
 			 r->where[0] ? ": " : "", r->part, r->reason);
 		if (strncmp(r->key, "unenforced.", 11) == 0) {
 			if (!strstr(unf, r->key + 11)) {

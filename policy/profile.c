@@ -10,8 +10,8 @@
 
 #include "names.h"
 
-/* A trailing '/' marks a directory: a missing one gets a directory
- * placeholder (mount mode), so tools outside find what they expect. */
+/* A trailing '/' marks a directory (documentation only: a name that does
+ * not exist is never created, just listed by --check as unprotected). */
 const char *const profile_default_protect[] = {
 	".git/hooks/", ".git/config", ".git/config.worktree", ".git/commondir",
 	".git/info/", ".git/modules/", ".gitmodules",

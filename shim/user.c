@@ -1,6 +1,11 @@
 /* User layer (container entrypoints): resolve `user` from the image's own
  * /etc/passwd and /etc/group — parsed here, strictly, without NSS, so the
  * static binary needs nothing from the image — then switch to it.
+ * Not musl's getpwnam_r/getgrnam_r/getgrouplist (tried): musl reads an
+ * empty or overflowing uid/gid field as 0 (root), skips lines it cannot
+ * parse (so a malformed line can hide a duplicate with uid 0), and its
+ * getgrouplist asks nscd over /var/run/nscd/socket; guarding all of that
+ * took as many lines as this parser (tests/user/user.t, "musl:" cases).
  *
  * user_resolve() runs before fit (nothing is changed; --check runs it
  * too); user_switch() runs after the namespaces and mounts (which need

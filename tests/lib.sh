@@ -7,9 +7,12 @@
 set -u
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# /var/tmp, not /tmp: below Landlock ABI 9 the sandbox replaces /tmp (and
-# /run) by an empty view to hide host sockets, which would hide the fixtures.
-T=$(mktemp -d /var/tmp/sbtest.XXXXXX)
+# Neither /tmp nor /var/tmp: the sandbox gives the command a private /tmp
+# and /var/tmp (systemd's PrivateTmp), which would hide the fixtures; nor
+# under /run (an empty view below Landlock ABI 9).  SBTEST_DIR overrides.
+_tbase=${SBTEST_DIR:-/srv}
+[ -w "$_tbase" ] || _tbase=$HOME
+T=$(mktemp -d "$_tbase/sbtest.XXXXXX")
 chmod 755 "$T"
 trap 'rm -rf "$T"' EXIT
 # SB_BINARY: test another build of the shim (make check-asan passes the

@@ -1,9 +1,14 @@
-# tests/carve/common.sh — shared by the carve-out tests (issue 3), on top
-# of tests/lib.sh.  Each test runs in both carve modes:
+# tests/carve/common.sh — shared by the carve-out tests (issues 3 and 9),
+# on top of tests/lib.sh (which puts $T under /srv: the command's /tmp and
+# /var/tmp are private).  Each test runs in both carve modes:
 #   mounts     "mounts" absent ("auto"): a mount namespace (as root
 #              directly, otherwise through a user namespace);
-#   expansion  "mounts":"off": Landlock sibling expansion only, which below
-#              Landlock ABI 9 needs unenforced.workspace_sockets ($UNF).
+#   expansion  "mounts":"off": no namespace.  Explicit carve-outs
+#              (protect given in the profile, protect_extra, read_only,
+#              hidden) are made by Landlock sibling expansion; the built-in
+#              protect list is left out (named on the one "left out:"
+#              notice line) so it never costs function.  Below Landlock
+#              ABI 9 this mode needs unenforced.workspace_sockets ($UNF).
 . "$(dirname "$0")/../lib.sh"
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 PY=/usr/bin/python3
@@ -69,11 +74,36 @@ mounts_ok() {
 	[ "$(as "$1" "$SB" --probe | $PY -c 'import json,sys; print(json.load(sys.stdin)["namespaces"]["mount"]["available"])')" = True ]
 }
 
-# carve_of WHO PROFILE — the carve mode --check plans for WHO ("mounts",
-# "expansion", or "none" without carve-outs).
+# carve_of WHO PROFILE — the carve mode --check plans for WHO: "mounts"
+# with a mount namespace, "expansion" when an explicit carve-out is
+# expanded, "none" otherwise (the built-in protect list alone without a
+# namespace).
 carve_of() {
 	as "$1" "$SB" --check "$2" 2>/dev/null | $PY -c 'import json,sys; print(json.load(sys.stdin)["namespaces"]["carve"])' 2>&1
 }
+
+# plan_q WHO PROFILE EXPR — a Python expression over the --check plan `d`
+# (printed even for a refused profile), e.g. '" ".join(d["unprotected"])'.
+plan_q() {
+	as "$1" "$SB" --check "$2" 2>/dev/null | $PY -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$3" 2>&1
+}
+# unprotected WHO PROFILE — the plan's "unprotected" paths, one a line.
+unprotected() { plan_q "$1" "$2" '"\n".join(d.get("unprotected", []))'; }
+# mount_ops WHO PROFILE — the plan's mount rules, "OP PATH" one a line.
+mount_ops() { plan_q "$1" "$2" '"\n".join(m["op"] + " " + m["path"] for m in d["namespaces"]["mounts"])'; }
+# listed NAME LINES — "listed" when NAME is one of the lines, else "missing".
+listed() { printf '%s\n' "$2" | grep -qxF -- "$1" && echo listed || echo missing; }
+# left_lines — the number of "left out:" notice lines in the last stderr.
+left_lines() { grep -c '^__sandbox: notice: left out: ' "$T/err"; }
+# left_builtin_re NAMES — an ERE for the one left-out line whose first part
+# is the built-in protect of NAMES (", "-separated absolute paths, as
+# regular expressions), optionally followed by the pathname unix socket
+# scope part (below Landlock ABI 9 with $UNF).
+left_builtin_re() {
+	echo "^__sandbox: notice: left out: built-in protect of $1 \\(mounts \"off\", [^;]*; built-in default\\)(; pathname unix socket scope \\(sockets outside writable trees stay reachable\\) \\(needs Landlock ABI 9; [^;]*; allowed by \\.unenforced\\.workspace_sockets\\))?\$"
+}
+# re STRING — STRING with the ERE metacharacters escaped.
+re() { printf '%s' "$1" | sed 's/[][\\.*^$+?(){}|]/\\&/g'; }
 
 # The operation helper: one operation, one line on stdout — "ok" (or the
 # listing / data asked for) or the errno name of the failure.

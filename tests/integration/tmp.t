@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tmp: a private temporary directory, created 0700 when missing, writable even
 # outside the readable trees, TMPDIR/TMP/TEMP pointing at it; refused (125,
-# one line naming .tmp) when it is a symlink, someone else's, group or world
-# writable, or not a directory.
+# one line naming .tmp) when it is a symlink, someone else's, world writable
+# or not a directory; group write on the user's own directory is accepted.
 . "$(dirname "$0")/common.sh"
 # refused NAME PATH REGEX — the last sbrun was refused with 125: one error line
 # about .tmp PATH (notices aside), every line prefixed, nothing run
@@ -60,12 +60,24 @@ $tmp
 			skip "$t: a directory owned by another user needs root to create"
 		fi
 
-		for mode in 777 1777 770 720; do
+		# world writable: anyone could have planted entries there
+		for mode in 777 1777 0757; do
 			mkdir "$par/m$mode"
 			chmod $mode "$par/m$mode"
 			chown "$uid" "$par/m$mode"
 			sbrun "$who" "$(prof "$style" "$ws" "\"tmp\":\"$par/m$mode\"")" sh -c "$run"
-			refused "$t: mode $mode" "$par/m$mode" ".*writable"
+			refused "$t: mode $mode" "$par/m$mode" ".*world writable"
+		done
+		# group write on the user's own directory (umask 002, speccoder's
+		# way of making it): accepted and left as it is
+		for mode in 775 770; do
+			mkdir "$par/g$mode"
+			chmod $mode "$par/g$mode"
+			chown "$uid" "$par/g$mode"
+			sbrun "$who" "$(prof "$style" "$ws" "\"tmp\":\"$par/g$mode\"")" sh -c 'echo "$TMPDIR" && echo x > "$TMPDIR/f" && cat "$TMPDIR/f"'
+			expect "$t: mode $mode owned by the user: accepted" 0 "$par/g$mode
+x"
+			check "$t: ... its mode is left as it was" "$mode" "$(stat -c %a "$par/g$mode")"
 		done
 
 		: >"$par/file"

@@ -101,7 +101,7 @@ mkdir -p "$ws/ro" "$ws/secret"
 n=0
 for p in "{$UNF}" \
 	"{\"writable\":[\"$ws\"],\"read_only\":[\"$ws/ro\"],\"hidden\":[\"$ws/secret\"],\"tmp\":\"$ws/tmp\",\"cwd\":\"$ws\",$UNF}" \
-	"{\"writable\":[\"$ws\"],\"mounts\":\"off\",\"protect_extra\":[\".config\"],\"unenforced\":{\"workspace_sockets\":true,\"carve\":true}}" \
+	"{\"writable\":[\"$ws\"],\"mounts\":\"off\",\"read_only\":[\"$ws/ro\"],\"protect_extra\":[\".config\"],\"unenforced\":{\"workspace_sockets\":true,\"carve\":true}}" \
 	"{\"network\":\"on\",\"tcp_bind\":[0,8080],\"tcp_connect\":[443],\"udp_connect\":[53],\"unenforced\":{\"workspace_sockets\":true,\"udp_ports\":true}}" \
 	"{\"network\":\"loopback\",\"env\":{\"clear\":true,\"keep\":[\"PATH\"],\"set\":{\"A\":\"b\"},\"unset\":[\"X\"]},\"rlimits\":{\"nofile\":[64,128]},\"seccomp\":{\"deny\":[\"uname\"]},$UNF}" \
 	"{\"best_effort\":true,\"signals\":\"any\",\"unix_sockets\":\"none\"}"; do
@@ -127,5 +127,18 @@ check "plan 5: env and rlimits" '["A=b"] [64,128]' "$(get "$T/plan-root-5.json" 
 # a refused profile: nothing on stdout, the run's line on stderr, 125
 out=$("$SB" --check '{"writable":["/nonexistent/ws"]}' 2>"$T/err"); rc=$?
 run=$("$SB" '{"writable":["/nonexistent/ws"]}' -- true 2>&1)
-check "refused: --check prints nothing, exits 125 with the line a run prints" "125  $run" "$rc $out $(cat "$T/err")"
+check "a profile error: --check prints nothing, exits 125 with the line a run prints" "125  $run" "$rc $out $(cat "$T/err")"
+# a part this host cannot enforce: --check still prints the plan, with
+# the refused parts, and exits 125 with the line a run prints
+if [ -x "$EF" ]; then
+	"$EF" landlock_create_ruleset=EOPNOTSUPP -- "$SB" --check '{"signals":"any"}' >"$T/plan-refused.json" 2>"$T/err"; rc=$?
+	run=$("$EF" landlock_create_ruleset=EOPNOTSUPP -- "$SB" '{"signals":"any"}' -- true 2>&1)
+	check "refused part: --check exits 125 with the line a run prints" "125 $run" "$rc $(cat "$T/err")"
+	check "refused part: the plan is printed and matches doc/plan.schema.json" "valid $T/plan-refused.json" "$(V "$PLAN_SCHEMA" "$T/plan-refused.json" 2>&1)"
+	check "refused part: the plan lists it with the key that would allow it" "Landlock best_effort" \
+		"$(get "$T/plan-refused.json" 'd.refused.map(r => r.part + " " + r.allow_with).join(",")')"
+	check_match "refused part: the line gives the JSON to add" '"best_effort":true$' "$run"
+else
+	skip "build/helpers/errno-filter not built (make tests)"
+fi
 done_testing

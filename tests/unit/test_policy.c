@@ -622,8 +622,8 @@ static void test_fit_abi_gaps(void)
 
 	run_fit(&r, "{}", &h4, &big_fs);
 	fit_refused(&r, "default profile on ABI 4", ".signals",
-		    "signal scope needs Landlock ABI 6; this kernel has 4");
-	like(r.err.why, ".signals: signal scope needs Landlock ABI 6; this kernel has 4; .unix_sockets: abstract unix socket scope needs Landlock ABI 6",
+		    "signal scope (needs Landlock ABI 6; this kernel has 4)");
+	like(r.err.why, ".signals: signal scope (needs Landlock ABI 6; this kernel has 4); .unix_sockets: abstract unix socket scope (needs Landlock ABI 6",
 	     "one refusal lists every part the host cannot enforce, with its location");
 	like(r.err.why, "add to the profile: \"unenforced\":{\"signal_scope\":true,\"workspace_sockets\":true}",
 	     "... and the exact JSON that would run without all of them");
@@ -646,14 +646,14 @@ static void test_fit_abi_gaps(void)
 	/* With unix_sockets scoped, ABI 4 also lacks the abstract socket scope. */
 	run_fit(&r, "{'unenforced':{'signal_scope':true}}", &h4, &big_fs);
 	fit_refused(&r, "ABI 4, signal scope allowed, unix sockets scoped", ".unix_sockets",
-		    "abstract unix socket scope needs Landlock ABI 6; this kernel has 4");
+		    "abstract unix socket scope (needs Landlock ABI 6; this kernel has 4)");
 	run_free(&r);
 
 	/* ABI 2: no truncate right. */
 	struct host h2 = host_abi(2);
 	run_fit(&r, "{'signals':'any','unix_sockets':'any'}", &h2, &big_fs);
 	fit_refused(&r, "ABI 2", ".writable",
-		    "needs Landlock ABI 3; this kernel has 2; to run without it, add to the profile: \"unenforced\":{\"truncate\":true}");
+		    "needs Landlock ABI 3; this kernel has 2); to run without it, add to the profile: \"unenforced\":{\"truncate\":true}");
 	run_free(&r);
 	run_fit(&r, "{'signals':'any','unix_sockets':'any','unenforced':{'truncate':true}}", &h2, &big_fs);
 	if (fit_ok(&r, "ABI 2 with unenforced.truncate"))
@@ -670,7 +670,7 @@ static void test_fit_abi_gaps(void)
 	h7.mounts_errno = EPERM;
 	run_fit(&r, "{}", &h7, &big_fs);
 	fit_refused(&r, "default profile on ABI 7 without mounts", ".unix_sockets",
-		    "pathname unix socket scope (sockets outside writable trees stay reachable) needs Landlock ABI 9; this kernel has 7");
+		    "pathname unix socket scope (sockets outside writable trees stay reachable) (needs Landlock ABI 9; this kernel has 7");
 	like(r.err.why, "\"unenforced\":{\"workspace_sockets\":true}", "ABI 7 refusal names unenforced.workspace_sockets");
 	run_free(&r);
 	run_fit(&r, "{'unenforced':{'workspace_sockets':true}}", &h7, &big_fs);
@@ -882,7 +882,7 @@ static void test_fit_network(void)
 	struct host h3 = host_abi(3);
 	run_fit(&r, "{'network':'on','tcp_connect':[443],'signals':'any','unix_sockets':'any'}", &h3, &big_fs);
 	fit_refused(&r, "tcp_connect on ABI 3", ".tcp_connect",
-		    "TCP port rules needs Landlock ABI 4; this kernel has 3; to run without it, add to the profile: \"unenforced\":{\"tcp_ports\":true}");
+		    "TCP port rules (needs Landlock ABI 4; this kernel has 3); to run without it, add to the profile: \"unenforced\":{\"tcp_ports\":true}");
 	run_free(&r);
 	run_fit(&r, "{'network':'on','tcp_connect':[443],'signals':'any','unix_sockets':'any','unenforced':{'tcp_ports':true}}", &h3, &big_fs);
 	if (fit_ok(&r, "tcp_connect on ABI 3 with unenforced.tcp_ports"))
@@ -1000,7 +1000,7 @@ static void test_not_yet(void)
 	h.mounts = false;
 	h.mounts_errno = EPERM;
 	run_fit(&r, "{'mounts':'required'}", &h, &big_fs);
-	fit_refused(&r, "mounts required without a namespace", ".mounts", "a mount namespace (mounts \"required\") no mount namespace here");
+	fit_refused(&r, "mounts required without a namespace", ".mounts", "a mount namespace (mounts \"required\") (no mount namespace here");
 	run_free(&r);
 	h.mounts = true;
 	run_fit(&r, "{'writable':['/w'],'read_only':[],'hidden':[],'mounts':'off'}", &h, &big_fs);

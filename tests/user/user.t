@@ -122,7 +122,11 @@ check_match "... naming both uids" 'profile \.tmp "/home/app/roottmp": is owned 
 out=$(chroot "$R" /sbin/__sandbox --check "{$APP}" 2>/dev/null | tr -d ' \n'); rc=$?
 check_match "--check: resolved uid, gid, groups" '"user":\{"uid":1000,"gid":1000,"groups":\[2000\],"name":"app"\}' "$out"
 
-# strict parsing of the image's files
+# reading the image's files.  The shim parses them itself, strictly (a
+# line it cannot read refuses the run), rather than with musl's
+# fgetpwent/getpwnam_r: the cases marked "musl:" below are what musl
+# reads wrongly (an empty or overflowing id becomes 0: root), and musl's
+# getgrouplist also asks nscd over a socket — not "the image's own files".
 bad() {
 	local name=$1 file=$2 content=$3 prof=$4 want=$5
 	local r=$T/bad-$name
@@ -133,11 +137,40 @@ bad() {
 }
 bad "unknown name refused" passwd 'root:x:0:0::/:/bin/sh\n' "{$APP}" '\.user\.name "/etc/passwd": no user "app"'
 bad "malformed passwd line refused (names the line)" passwd 'root:x:0:0::/:/bin/sh\napp:x:1000:1000\n' "{$APP}" '"/etc/passwd": line 2 is not a valid entry'
-bad "non-numeric uid refused" passwd 'app:x:10a:1000::/:/bin/sh\n' "{$APP}" 'line 1: user "app" has no valid numeric uid and gid'
+bad "non-numeric uid refused" passwd 'app:x:10a:1000::/:/bin/sh\n' "{$APP}" '"/etc/passwd": line 1: user "app" has no valid numeric uid and gid'
+# musl reads these, wrongly: -1 ("no change": stay root), 0 for an empty
+# field, 4294967296 wrapped to 0 (root)
 bad "uid 4294967295 refused" passwd 'app:x:4294967295:1000::/:/bin/sh\n' "{$APP}" 'no valid numeric uid'
+bad "empty uid refused (musl: 0)" passwd 'app:x::1000::/:/bin/sh\n' "{$APP}" 'line 1: user "app" has no valid numeric uid and gid'
+bad "empty gid refused (musl: 0)" passwd 'app:x:1000:::/:/bin/sh\n' "{$APP}" 'line 1: user "app" has no valid numeric uid and gid'
+bad "uid 4294967296 refused (musl: 0)" passwd 'app:x:4294967296:1000::/:/bin/sh\n' "{$APP}" 'line 1: user "app" has no valid numeric uid and gid'
+bad "empty group gid refused (musl: 0)" group 'root:x:0:\nextra:x::app\n' "{$APP}" '"/etc/group": line 2: group "extra" has no valid numeric gid'
+bad "group gid 4294967296 refused (musl: 0)" group 'extra:x:4294967296:app\n' "{$APP}" 'line 1: group "extra" has no valid numeric gid'
 bad "duplicate user refused" passwd 'app:x:1000:1000::/:/bin/sh\napp:x:0:0::/:/bin/sh\n' "{$APP}" 'user "app" is listed twice \(lines 1 and 2\)'
-bad "malformed group line refused" group 'extra:x:2000\n' "{$APP}" '"/etc/group": line 1 is not a valid entry'
+# libc alone would skip the malformed line and take the second (uid 0)
+bad "a malformed line before a duplicate refuses the run" passwd 'app:x:1000:1000\napp:x:0:0::/:/bin/sh\n' "{$APP}" '"/etc/passwd": line 1 is not a valid entry'
 bad "missing passwd refused" passwd '' "{$APP}" '"/etc/passwd": cannot read the user database: No such file or directory'
+bad "NUL byte refused" passwd 'app:x:1000:1000::/:/bin/sh\n\0\n' "{$APP}" '"/etc/passwd": cannot read the user database: Invalid argument'
+# groups_of NAME CONTENT WANT — `id -G` of app with CONTENT as /etc/group
+groups_of() {
+	local r=$T/grp-$1
+	rootfs "$r"
+	printf '%b' "$2" >"$r/etc/group"
+	in_root "$r" "{$APP}" id -G
+	check "$1" "0 $3" "$rc $out"
+}
+# a malformed group line refuses the run (libc would skip it silently)
+bad "malformed group line refused" group 'broken:x:2000\nextra:x:2001:app\n' "{$APP}" '"/etc/group": line 1 is not a valid entry'
+# musl drops the last byte of a line as its newline: a last line without
+# one would lose "app" (read "ap") or gain it ("appx" read "app")
+groups_of "last group line without newline keeps its member" 'root:x:0:\nextra:x:2000:other,app' "1000 2000"
+groups_of "last group line without newline gives no near-name" 'a:x:2001:app\nb:x:2002:appx' "1000 2001"
+# a gid listed twice counts once; the own group, when it lists the name, stays
+r=$T/grp-twice
+rootfs "$r"
+printf 'app:x:1000:app\nx:x:2000:app\ny:x:2000:app,app\n' >"$r/etc/group"
+out=$(chroot "$r" /sbin/__sandbox --check "{$APP}" 2>/dev/null | tr -d ' \n')
+check_match "groups: each gid once, in file order" '"user":\{"uid":1000,"gid":1000,"groups":\[1000,2000\],' "$out"
 # an image without /etc/group: no supplementary groups
 r=$T/nogroup
 rootfs "$r"
