@@ -86,6 +86,11 @@ int rlimit_by_name(const char *name, const char **static_name)
 	return -1;
 }
 
+const char *rlimit_name(size_t i)
+{
+	return i < sizeof rlimits / sizeof rlimits[0] ? rlimits[i].name : NULL;
+}
+
 int cap_by_name(const char *name)
 {
 	char low[64];

@@ -4,6 +4,7 @@
 #define SB_NAMES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Members of a "@group" (systemd's seccomp-util.c names), NULL-terminated
  * and static; NULL if the group is unknown. */
@@ -17,6 +18,9 @@ bool sc_name_valid(const char *name);
 
 /* RLIMIT_* number for a prlimit(1) name ("nofile"), or -1. */
 int rlimit_by_name(const char *name, const char **static_name);
+/* The i-th prlimit(1) name in the table's order ("as", "core", ...), or
+ * NULL past the end. */
+const char *rlimit_name(size_t i);
 
 /* CAP_* number for "CAP_NET_BIND_SERVICE" (any case, prefix optional), or
  * -1.  Uses libcap-ng's table (capng_name_to_capability). */

@@ -138,6 +138,36 @@ static int get_array(const json_t *j, const char *loc, struct sb_err *err)
 	return want(j, JSON_ARRAY, "an array", loc, err);
 }
 
+/* An unknown key at `loc` of an object whose keys are fixed, the
+ * candidates already fed to `near`: "unknown WHAT; did you mean "x"?" when
+ * one is a typo away, else "unknown WHAT", followed by " (INTRO a, b, c)"
+ * listing every candidate when `intro` is set. */
+static int unknown_near(const char *loc, const char *what,
+			const struct sb_near *near, const char *intro,
+			struct sb_err *err)
+{
+	char s[2 * SB_NEAR_MAX + 16];
+	if (sb_near_format(near, s, sizeof s))
+		return sb_fail(err, loc, NULL, "unknown %s; did you mean %s?", what, s);
+	if (!intro)
+		return sb_fail(err, loc, NULL, "unknown %s", what);
+	return sb_fail(err, loc, NULL, "unknown %s (%s%s)", what, intro, near->all);
+}
+
+/* unknown_near() for key `name` against a NULL-terminated list: the
+ * `known` table of k_env, k_user and k_seccomp, which must name the same
+ * keys as their strcmp() dispatch (tests/schema/profile.t compares that
+ * dispatch with the schema). */
+static int unknown_key(const char *loc, const char *name,
+		       const char *const *known, struct sb_err *err)
+{
+	struct sb_near near;
+	sb_near_init(&near, name);
+	for (; *known; known++)
+		sb_near_add(&near, *known);
+	return unknown_near(loc, "key", &near, "expected ", err);
+}
+
 /* ---- key handlers ---- */
 
 typedef int (*key_fn)(const json_t *j, const char *loc, struct profile *p,
@@ -311,6 +341,7 @@ static int env_name(const json_t *j, const char *loc, bool star_ok,
 static int k_env(const json_t *j, const char *loc, struct profile *p,
 		 struct sb_err *err)
 {
+	static const char *const known[] = {"clear", "keep", "set", "unset", NULL};
 	if (want(j, JSON_OBJECT, "an object", loc, err))
 		return -1;
 	const char *k;
@@ -357,7 +388,7 @@ static int k_env(const json_t *j, const char *loc, struct profile *p,
 				sv_push_own(&p->env.set, xasprintf("%s=%s", name, s));
 			}
 		} else {
-			return sb_fail(err, l, NULL, "unknown key (expected clear, keep, set, unset)");
+			return unknown_key(l, k, known, err);
 		}
 	}
 	return 0;
@@ -416,6 +447,7 @@ static int k_capabilities(const json_t *j, const char *loc, struct profile *p,
 static int k_user(const json_t *j, const char *loc, struct profile *p,
 		  struct sb_err *err)
 {
+	static const char *const known[] = {"uid", "gid", "groups", "name", NULL};
 	if (want(j, JSON_OBJECT, "an object", loc, err))
 		return -1;
 	const char *k;
@@ -450,7 +482,7 @@ static int k_user(const json_t *j, const char *loc, struct profile *p,
 				return -1;
 			p->user.name = xstrdup(s);
 		} else {
-			return sb_fail(err, l, NULL, "unknown key (expected uid, gid, groups, name)");
+			return unknown_key(l, k, known, err);
 		}
 	}
 	if (p->user.name && p->user.has_ids)
@@ -473,8 +505,13 @@ static int k_rlimits(const json_t *j, const char *loc, struct profile *p,
 		struct rlimit_rule *r = &p->rlimits[p->nrlimits];
 		snprintf(l, sizeof l, "%s.%s", loc, k);
 		r->resource = rlimit_by_name(k, &r->name);
-		if (r->resource < 0)
-			return sb_fail(err, l, NULL, "unknown limit (prlimit(1) names: as, core, cpu, data, fsize, locks, memlock, msgqueue, nice, nofile, nproc, rss, rtprio, rttime, sigpending, stack)");
+		if (r->resource < 0) {
+			struct sb_near near;
+			sb_near_init(&near, k);
+			for (size_t i = 0; rlimit_name(i); i++)
+				sb_near_add(&near, rlimit_name(i));
+			return unknown_near(l, "limit", &near, "prlimit(1) names: ", err);
+		}
 		if (json_is_array(v)) {
 			char l2[160];
 			if (json_array_size(v) != 2)
@@ -498,9 +535,23 @@ static int k_rlimits(const json_t *j, const char *loc, struct profile *p,
 	return 0;
 }
 
+/* True if seccomp.deny entry `s` (a syscall or a known @group) would
+ * refuse execve, the last call the shim makes (shim/exec.c) after its
+ * filter is loaded.  execveat stays deniable: the shim does not use it. */
+static bool covers_execve(const char *s)
+{
+	if (s[0] != '@')
+		return strcmp(s, "execve") == 0;
+	for (const char *const *m = sc_group_members(s); m && *m; m++)
+		if (strcmp(*m, "execve") == 0)
+			return true;
+	return false;
+}
+
 static int k_seccomp(const json_t *j, const char *loc, struct profile *p,
 		     struct sb_err *err)
 {
+	static const char *const known[] = {"deny", "allow", NULL};
 	if (want(j, JSON_OBJECT, "an object", loc, err))
 		return -1;
 	const char *k;
@@ -510,7 +561,7 @@ static int k_seccomp(const json_t *j, const char *loc, struct profile *p,
 		snprintf(l, sizeof l, "%s.%s", loc, k);
 		bool deny = strcmp(k, "deny") == 0;
 		if (!deny && strcmp(k, "allow") != 0)
-			return sb_fail(err, l, NULL, "unknown key (expected deny, allow)");
+			return unknown_key(l, k, known, err);
 		if (get_array(v, l, err))
 			return -1;
 		size_t i;
@@ -524,6 +575,11 @@ static int k_seccomp(const json_t *j, const char *loc, struct profile *p,
 			if (s[0] == '@' ? !sc_group_members(s) : !sc_name_valid(s))
 				return sb_fail(err, l2, NULL, "unknown %s \"%s\"",
 					       s[0] == '@' ? "syscall group" : "syscall", s);
+			/* Found here rather than as a 126 "Operation not
+			 * permitted" from the shim's own last call. */
+			if (deny && covers_execve(s))
+				return sb_fail(err, l2, s, "%sthe sandbox needs execve to start the command; deny it inside the command instead",
+					       s[0] == '@' ? "contains execve: " : "");
 			sv_push(deny ? &p->seccomp_deny : &p->seccomp_allow, s);
 		}
 	}
@@ -545,8 +601,13 @@ static int k_unenforced(const json_t *j, const char *loc, struct profile *p,
 		for (size_t i = 0; i < sizeof unenforced_names / sizeof unenforced_names[0]; i++)
 			if (strcmp(unenforced_names[i].name, k) == 0)
 				bit = unenforced_names[i].bit;
-		if (!bit)
-			return sb_fail(err, l, NULL, "unknown part (expected trust_handoff, workspace_sockets, signal_scope, carve, truncate, tcp_ports, udp_ports)");
+		if (!bit) {
+			struct sb_near near;
+			sb_near_init(&near, k);
+			for (size_t i = 0; i < sizeof unenforced_names / sizeof unenforced_names[0]; i++)
+				sb_near_add(&near, unenforced_names[i].name);
+			return unknown_near(l, "part", &near, "expected ", err);
+		}
 		if (get_bool(v, l, err, &on))
 			return -1;
 		if (on)
@@ -616,7 +677,11 @@ int profile_parse(const char *buf, size_t len, struct profile *p,
 			if (strcmp(keys[i].key, k) == 0)
 				fn = keys[i].fn;
 		if (!fn) {
-			rc = sb_fail(err, loc, NULL, "unknown key");
+			struct sb_near near;
+			sb_near_init(&near, k);
+			for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+				sb_near_add(&near, keys[i].key);
+			rc = unknown_near(loc, "key", &near, NULL, err);
 			goto out;
 		}
 		if ((rc = fn(v, loc, p, err)))

@@ -1,5 +1,7 @@
 #include "util.h"
 
+#include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +113,79 @@ bool path_within(const char *inner, const char *outer)
 bool env_entry_is(const char *entry, const char *name, size_t n)
 {
 	return strncmp(entry, name, n) == 0 && entry[n] == '=';
+}
+
+void sb_near_init(struct sb_near *n, const char *word)
+{
+	memset(n, 0, sizeof *n);
+	n->word = word;
+	n->best = UINT_MAX;
+}
+
+/* Optimal string alignment distance, case-insensitive; both strings at
+ * most SB_NEAR_MAX bytes.  Three rows of the usual table: d2 two rows up
+ * (for a transposition), d1 the previous row, d0 this one. */
+static unsigned osa_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+	unsigned r[3][SB_NEAR_MAX + 1];
+	unsigned *d2 = r[0], *d1 = r[1], *d0 = r[2];
+	for (size_t j = 0; j <= lb; j++)
+		d1[j] = (unsigned)j;
+	for (size_t i = 1; i <= la; i++) {
+		d0[0] = (unsigned)i;
+		for (size_t j = 1; j <= lb; j++) {
+			int ca = tolower((unsigned char)a[i - 1]);
+			int cb = tolower((unsigned char)b[j - 1]);
+			unsigned v = d1[j - 1] + (ca != cb);
+			if (d1[j] + 1 < v)
+				v = d1[j] + 1;
+			if (d0[j - 1] + 1 < v)
+				v = d0[j - 1] + 1;
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+			    cb == tolower((unsigned char)a[i - 2]) && d2[j - 2] + 1 < v)
+				v = d2[j - 2] + 1;
+			d0[j] = v;
+		}
+		unsigned *t = d2;
+		d2 = d1;
+		d1 = d0;
+		d0 = t;
+	}
+	return d1[lb];
+}
+
+void sb_near_add(struct sb_near *n, const char *cand)
+{
+	size_t used = strlen(n->all);
+	snprintf(n->all + used, sizeof n->all - used, "%s%s", used ? ", " : "", cand);
+	size_t lw = strlen(n->word), lc = strlen(cand);
+	if (lw > SB_NEAR_MAX || lc > SB_NEAR_MAX)
+		return;
+	unsigned limit = (unsigned)(lc / 3);
+	limit = limit < 1 ? 1 : limit > 2 ? 2 : limit;
+	unsigned d = osa_distance(n->word, lw, cand, lc);
+	if (d > limit || d > n->best)
+		return;
+	if (d < n->best) {
+		n->best = d;
+		n->nbest = 0;
+	}
+	if (n->nbest < 2)
+		n->m[n->nbest] = cand;
+	n->nbest++;
+}
+
+bool sb_near_format(const struct sb_near *n, char *buf, size_t len)
+{
+	if (len)
+		buf[0] = 0;
+	if (n->nbest == 0 || n->nbest > 2)
+		return false;
+	if (n->nbest == 1)
+		snprintf(buf, len, "\"%s\"", n->m[0]);
+	else
+		snprintf(buf, len, "\"%s\" or \"%s\"", n->m[0], n->m[1]);
+	return true;
 }
 
 int sb_fail(struct sb_err *e, const char *where, const char *path,

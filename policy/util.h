@@ -62,6 +62,29 @@ bool env_entry_is(const char *entry, const char *name, size_t n);
  * kept by one of `pats`: a name, or "PREFIX*". */
 bool env_keeps(const struct strvec *pats, const char *entry);
 
+/* "Did you mean": which of a fixed set of names (the keys of one JSON
+ * object level) a mistyped `word` is closest to.  Feed every candidate
+ * through sb_near_add(); distance is optimal string alignment (Levenshtein
+ * plus adjacent transpositions, as git's "did you mean"), case ignored.
+ * A candidate counts only when it is at most len/3 edits away, clamped to
+ * 1..2 (so "tpm" finds "tmp", "writeable" finds "writable", "foo" finds
+ * nothing).  Fixed size, no allocation: words longer than SB_NEAR_MAX
+ * match nothing.  `all` collects every candidate, comma-separated, for an
+ * "expected a, b, c" list. */
+#define SB_NEAR_MAX 64
+struct sb_near {
+	const char *word;  /* the unknown name (borrowed) */
+	unsigned best;     /* distance of m[]; above any threshold while none */
+	unsigned nbest;    /* candidates at that distance (m[] holds two) */
+	const char *m[2];  /* the nearest candidates (borrowed) */
+	char all[512];     /* "a, b, c": every candidate added */
+};
+void sb_near_init(struct sb_near *n, const char *word);
+void sb_near_add(struct sb_near *n, const char *cand);
+/* Render the suggestion, `"a"` or `"a" or "b"`, into buf; false (and buf
+ * "") when no candidate was close enough or more than two tie. */
+bool sb_near_format(const struct sb_near *n, char *buf, size_t len);
+
 /* The one error shape of the project: what failed, where in the user's
  * input (JSON location such as ".writable[1]", may be empty), which path
  * (may be empty), and why.  Rendered by sb_err_line() as

@@ -439,6 +439,112 @@ static void test_parse_errors(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* 1 (cont.). Newcomer errors: "did you mean" for a mistyped key at    */
+/* every object level with fixed keys, and seccomp.deny of execve.    */
+
+static void test_parse_suggestions(void)
+{
+	static const struct {
+		const char *json, *where, *why;
+	} bad[] = {
+		{"{'writeable':['/x']}", ".writeable", "unknown key; did you mean \"writable\"?"},
+		{"{'Writable':['/x']}", ".Writable", "unknown key; did you mean \"writable\"?"},
+		{"{'tpm':'/x'}", ".tpm", "unknown key; did you mean \"tmp\"?"},
+		{"{'read-only':[]}", ".read-only", "unknown key; did you mean \"read_only\"?"},
+		{"{'die_with_parnet':true}", ".die_with_parnet", "unknown key; did you mean \"die_with_parent\"?"},
+		{"{'tdp_bind':[]}", ".tdp_bind", "unknown key; did you mean \"tcp_bind\" or \"udp_bind\"?"},
+		/* nothing close: today's message, unchanged */
+		{"{'foo':1}", ".foo", "unknown key"},
+		{"{'$schema':'x'}", ".$schema", "unknown key"},
+		{"{'readabl_and_writable':[]}", ".readabl_and_writable", "unknown key"},
+		{"{'env':{'kep':[]}}", ".env.kep", "unknown key; did you mean \"keep\"?"},
+		{"{'env':{'unsett':[]}}", ".env.unsett", "unknown key; did you mean \"unset\"?"},
+		{"{'env':{'bogus':true}}", ".env.bogus", "unknown key (expected clear, keep, set, unset)"},
+		{"{'user':{'uuid':1}}", ".user.uuid", "unknown key; did you mean \"uid\"?"},
+		{"{'user':{'home':'/h'}}", ".user.home", "unknown key (expected uid, gid, groups, name)"},
+		{"{'seccomp':{'alow':[]}}", ".seccomp.alow", "unknown key; did you mean \"allow\"?"},
+		{"{'seccomp':{'block':[]}}", ".seccomp.block", "unknown key (expected deny, allow)"},
+		{"{'rlimits':{'nofiles':1}}", ".rlimits.nofiles", "unknown limit; did you mean \"nofile\"?"},
+		{"{'rlimits':{'NPROC':1}}", ".rlimits.NPROC", "unknown limit; did you mean \"nproc\"?"},
+		{"{'rlimits':{'bogus':1}}", ".rlimits.bogus",
+		 "unknown limit (prlimit(1) names: as, core, cpu, data, fsize, locks, memlock, msgqueue, nice, nofile, nproc, rss, rtprio, rttime, sigpending, stack)"},
+		{"{'unenforced':{'signals_scope':true}}", ".unenforced.signals_scope", "unknown part; did you mean \"signal_scope\"?"},
+		{"{'unenforced':{'bogus':true}}", ".unenforced.bogus",
+		 "unknown part (expected trust_handoff, workspace_sockets, signal_scope, carve, truncate, tcp_ports, udp_ports)"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct profile p;
+		struct sb_err e;
+		int rc = parse(bad[i].json, &p, &e);
+		ok(rc == -1 && strcmp(e.where, bad[i].where) == 0 &&
+		   strcmp(e.why, bad[i].why) == 0 && e.path[0] == 0,
+		   "%s: %s", bad[i].json, bad[i].why);
+		if (rc != -1 || strcmp(e.why, bad[i].why) != 0)
+			diag("rc %d, where \"%s\", why \"%s\"", rc, e.where, e.why);
+		profile_free(&p);
+	}
+
+	/* A key far longer than any candidate: no suggestion, no overflow. */
+	char big[400];
+	memset(big, 'w', sizeof big);
+	memcpy(big, "{'", 2);
+	memcpy(big + sizeof big - 8, "':true}", 8);
+	struct profile p;
+	struct sb_err e;
+	ok(parse(big, &p, &e) == -1 && strcmp(e.why, "unknown key") == 0,
+	   "a 390-byte key: unknown key, no suggestion");
+	profile_free(&p);
+
+	struct sb_near n;
+	char s[64];
+	sb_near_init(&n, "xyz");
+	sb_near_add(&n, "tmp");
+	sb_near_add(&n, "cwd");
+	ok(!sb_near_format(&n, s, sizeof s) && s[0] == 0 &&
+	   strcmp(n.all, "tmp, cwd") == 0,
+	   "sb_near: 3 edits from a 3-letter name is not close; all lists every candidate");
+	sb_near_init(&n, "ab");
+	sb_near_add(&n, "ax");
+	sb_near_add(&n, "xb");
+	sb_near_add(&n, "ay");
+	ok(!sb_near_format(&n, s, sizeof s), "sb_near: three tied candidates suggest nothing");
+	sb_near_init(&n, "exectuable");
+	sb_near_add(&n, "writable");
+	sb_near_add(&n, "executable");
+	ok(sb_near_format(&n, s, sizeof s) && strcmp(s, "\"executable\"") == 0,
+	   "sb_near: a transposition is one edit (exectuable -> executable)");
+	sb_near_init(&n, "exeutabel");
+	sb_near_add(&n, "executable");
+	ok(sb_near_format(&n, s, sizeof s), "sb_near: two edits on a 10-letter name are close");
+	sb_near_init(&n, "exutabl");
+	sb_near_add(&n, "executable");
+	ok(!sb_near_format(&n, s, sizeof s), "sb_near: three edits are not");
+
+	/* seccomp.deny of execve would stop the shim's own last call: refused
+	 * at parse time, not as a 126 "Operation not permitted" later. */
+	if (ok(parse("{'seccomp':{'deny':['ptrace','mount','execve']}}", &p, &e) == -1,
+	       "seccomp.deny execve is refused"))
+		ok(strcmp(e.where, ".seccomp.deny[2]") == 0 && strcmp(e.path, "execve") == 0 &&
+		   strcmp(e.why, "the sandbox needs execve to start the command; deny it inside the command instead") == 0,
+		   "... naming .seccomp.deny[2] \"execve\" and why");
+	profile_free(&p);
+	ok(parse("{'seccomp':{'deny':['execveat'],'allow':['execve']}}", &p, &e) == 0 &&
+	   p.seccomp_deny.n == 1,
+	   "seccomp.deny execveat and seccomp.allow execve are accepted (the shim calls execve only)");
+	profile_free(&p);
+	/* No group holds execve today; every one stays deniable. */
+	char js[256], bad_groups[1024] = "";
+	for (size_t i = 0; sc_group_names[i]; i++) {
+		snprintf(js, sizeof js, "{'seccomp':{'deny':['%s']}}", sc_group_names[i]);
+		if (parse(js, &p, &e))
+			snprintf(bad_groups + strlen(bad_groups), sizeof bad_groups - strlen(bad_groups),
+				 " %.40s (%.40s)", sc_group_names[i], e.why);
+		profile_free(&p);
+	}
+	is_str(bad_groups, "", "every @group is accepted in seccomp.deny (none holds execve)");
+}
+
+/* ------------------------------------------------------------------ */
 /* 1 (cont.). Forms that are accepted.                                */
 
 static void test_parse_accepts(void)
@@ -1528,6 +1634,7 @@ static void test_defaults_never_fight(void)
 int main(void)
 {
 	test_parse_errors();
+	test_parse_suggestions();
 	test_parse_accepts();
 	test_defaults();
 	test_speccoder();
