@@ -32,6 +32,35 @@ static int write_file(const char *path, const char *text)
 	return n == (ssize_t)strlen(text) ? 0 : -(e ? e : EIO);
 }
 
+/* In a new user namespace: map only the caller's own uid and gid, so
+ * files keep their owners and the command sees its own ids; setgroups
+ * must be denied before an unprivileged gid_map (user_namespaces(7)).
+ * Until a mount is made, a failure leaves this process in fresh, empty
+ * namespaces that confine nothing and loosen nothing, so the caller can
+ * still plan without them (e.g. an LSM that lets unshare(CLONE_NEWUSER)
+ * through but denies the capabilities in it, as Ubuntu's
+ * apparmor_restrict_unprivileged_userns does).  Returns 0, or 1 with
+ * r->ns_errno and r->ns_why set. */
+static int map_self(struct run *r, uid_t uid, gid_t gid)
+{
+	char map[64];
+	int e;
+	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
+	if ((e = write_file("/proc/self/setgroups", "deny")) < 0 ||
+	    (e = write_file("/proc/self/uid_map", map)) < 0) {
+		r->ns_errno = -e;
+		snprintf(r->ns_why, sizeof r->ns_why, "user namespace uid_map: %s", strerror(-e));
+		return 1;
+	}
+	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
+	if ((e = write_file("/proc/self/gid_map", map)) < 0) {
+		r->ns_errno = -e;
+		snprintf(r->ns_why, sizeof r->ns_why, "user namespace gid_map: %s", strerror(-e));
+		return 1;
+	}
+	return 0;
+}
+
 int ns_enter(struct run *r, struct sb_err *err)
 {
 	const struct plan *pl = r->plan;
@@ -52,30 +81,8 @@ int ns_enter(struct run *r, struct sb_err *err)
 			 admin ? "CLONE_NEWNS" : "CLONE_NEWUSER|CLONE_NEWNS", strerror(errno));
 		return 1; /* nothing changed: the caller may plan without */
 	}
-	/* Until a mount is made, a failure leaves this process in fresh,
-	 * empty namespaces that confine nothing and loosen nothing: the
-	 * caller can still plan without them (e.g. an LSM that lets
-	 * unshare(CLONE_NEWUSER) through but denies the capabilities in it,
-	 * as Ubuntu's apparmor_restrict_unprivileged_userns does). */
-	if (!admin) {
-		char map[64];
-		int e;
-		/* setgroups must be denied before an unprivileged gid_map
-		 * (user_namespaces(7)) */
-		snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
-		if ((e = write_file("/proc/self/setgroups", "deny")) < 0 ||
-		    (e = write_file("/proc/self/uid_map", map)) < 0) {
-			r->ns_errno = -e;
-			snprintf(r->ns_why, sizeof r->ns_why, "user namespace uid_map: %s", strerror(-e));
-			return 1;
-		}
-		snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
-		if ((e = write_file("/proc/self/gid_map", map)) < 0) {
-			r->ns_errno = -e;
-			snprintf(r->ns_why, sizeof r->ns_why, "user namespace gid_map: %s", strerror(-e));
-			return 1;
-		}
-	}
+	if (!admin && map_self(r, uid, gid))
+		return 1;
 	/* Private propagation first: nothing done below reaches the host's
 	 * mount table, and nothing the host mounts later reaches in. */
 	if (pl->mount_ns && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {

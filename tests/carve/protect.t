@@ -53,7 +53,7 @@ for who in $USERS; do
 		# pd: the profile whose denials are checked — the built-in list
 		# with mounts, the explicit one with expansion (the built-in list
 		# is left out there).
-		if [ "$mode" = mounts ]; then pd=$p; else pd=$px; fi
+		if [ "$mode" = mounts ]; then pd=$p lab=; else pd=$px lab="explicit list: "; fi
 		if [ "$mode" = mounts ]; then
 			check "$t: the plan carves by mounts (built-in list)" mounts "$(carve_of "$who" "$p")"
 		else
@@ -67,11 +67,11 @@ for who in $USERS; do
 		cfg=$(md5sum <"$ws/.git/config")
 
 		# --- .git/config and .git/hooks ---
-		expect "$t: appending to .git/config is refused" "$E" "$(op "$who" "$pd" append "$ws/.git/config" "# sbtest")"
-		expect "$t: creating .git/hooks/pre-commit is refused" "$E" "$(op "$who" "$pd" create "$ws/.git/hooks/pre-commit")"
+		expect "$t: ${lab}appending to .git/config is refused" "$E" "$(op "$who" "$pd" append "$ws/.git/config" "# sbtest")"
+		expect "$t: ${lab}creating .git/hooks/pre-commit is refused" "$E" "$(op "$who" "$pd" create "$ws/.git/hooks/pre-commit")"
 		sbrun_msg=$(as "$who" "$SB" "$pd" -- /bin/sh -c 'echo x >> "$1/.git/config"' sh "$ws" 2>&1 >/dev/null)
 		if [ "$mode" = mounts ]; then msg="Read-only file system"; else msg="Permission denied"; fi
-		check_match "$t: the shell says \"$msg\" for echo x >> .git/config" "cannot create .*\.git/config: $msg" "$sbrun_msg"
+		check_match "$t: ${lab}the shell says \"$msg\" for echo x >> .git/config" "cannot create .*\.git/config: $msg" "$sbrun_msg"
 		check "$t: ... and .git/config is unchanged" "$cfg" "$(md5sum <"$ws/.git/config")"
 		check "$t: ... and no pre-commit hook exists" absent "$([ -e "$ws/.git/hooks/pre-commit" ] && echo present || echo absent)"
 		if [ "$mode" = mounts ]; then
@@ -112,13 +112,13 @@ for who in $USERS; do
 			check "$t: ... and no built-in protect is left out (the names are explicit)" "" "$(grep 'built-in protect' "$T/err")"
 			expect "$t: control: a new file at the root works with \"protect\": []" ok "$(op "$who" "$relaxed" create "$ctl/newfile")"
 		fi
-		expect "$t: a new file in a subdirectory can be created" ok "$(op "$who" "$pd" create "$ws/sub/newfile")"
+		expect "$t: ${lab}a new file in a subdirectory can be created" ok "$(op "$who" "$pd" create "$ws/sub/newfile")"
 		expect "$t: control: writing f.txt in place works" ok "$(op "$who" "$pd" append "$ws/f.txt" two)"
 
 		# --- git ---
 		sbrun_git() { sbsh "$who" "$pd" "cd '$ws' && $1"; }
 		sbrun_git 'git status --porcelain >/dev/null && echo status-ok'
-		expect "$t: git status works" status-ok "$out"
+		expect "$t: ${lab}git status works" status-ok "$out"
 		if [ "$mode" = mounts ]; then
 			sbrun_git 'git add f.txt sub/newfile newfile && git commit -q -m inside && git log -1 --format=%s'
 			expect "$t: git add and git commit work" inside "$out"
@@ -222,24 +222,24 @@ export X=1" "$(cat "$fn/.envrc" 2>&1)"
 		as "$who" ln -s "$other/idea" "$lk/.idea"
 		pl="{$mk\"writable\":[\"$lk\",\"$other\"]}"
 		plx="{$mk\"writable\":[\"$lk\",\"$other\"],\"protect\":[\".vscode/\",\".idea/\"]}"
-		if [ "$mode" = mounts ]; then pld=$pl; else pld=$plx; fi
-		check_match "$t: writing through the .vscode symlink (into the workspace) is refused" '^E(ROFS|ACCES|NOTDIR|NOENT)$' \
+		if [ "$mode" = mounts ]; then pld=$pl lab=; else pld=$plx lab="explicit list: "; fi
+		check_match "$t: ${lab}writing through the .vscode symlink (into the workspace) is refused" '^E(ROFS|ACCES|NOTDIR|NOENT)$' \
 			"$(op "$who" "$pld" write "$lk/.vscode/tasks.json")"
 		check "$t: ... nothing reached its target" absent "$([ -e "$lk/tools/vs/tasks.json" ] && echo present || echo absent)"
-		check_match "$t: writing through the .idea symlink (into another writable tree) is refused" '^E(ROFS|ACCES|NOTDIR|NOENT)$' \
+		check_match "$t: ${lab}writing through the .idea symlink (into another writable tree) is refused" '^E(ROFS|ACCES|NOTDIR|NOENT)$' \
 			"$(op "$who" "$pld" write "$lk/.idea/workspace.xml")"
 		check "$t: ... nothing reached its target" absent "$([ -e "$other/idea/workspace.xml" ] && echo present || echo absent)"
 		expect "$t: control: writing through the .vscode symlink works outside the sandbox" ok "$(outside "$who" write "$lk/.vscode/outside.json")"
 		# The targets lie in writable trees and a host editor reads them
 		# through the link: they are carved too, while their siblings stay
 		# writable (control).
-		check_match "$t: the .vscode target is not writable by its own path either" '^E(ROFS|ACCES)$' \
+		check_match "$t: ${lab}the .vscode target is not writable by its own path either" '^E(ROFS|ACCES)$' \
 			"$(op "$who" "$pld" write "$lk/tools/vs/direct.json")"
-		check_match "$t: the .idea target is not writable by its own path either" '^E(ROFS|ACCES)$' \
+		check_match "$t: ${lab}the .idea target is not writable by its own path either" '^E(ROFS|ACCES)$' \
 			"$(op "$who" "$pld" write "$other/idea/direct.xml")"
 		as "$who" mkdir -p "$other/sibling"
 		expect "$t: control: a sibling of the .idea target stays writable" ok "$(op "$who" "$pld" write "$other/sibling/x")"
-		expect "$t: the .vscode symlink cannot be removed" "$([ "$mode" = mounts ] && echo EBUSY || echo EACCES)" "$(op "$who" "$pld" unlink "$lk/.vscode")"
+		expect "$t: ${lab}the .vscode symlink cannot be removed" "$([ "$mode" = mounts ] && echo EBUSY || echo EACCES)" "$(op "$who" "$pld" unlink "$lk/.vscode")"
 		check "$t: ... it is still the same link" tools/vs "$(readlink "$lk/.vscode")"
 		if [ "$mode" = expansion ]; then
 			# the built-in list: links and targets left out, named
@@ -254,10 +254,10 @@ export X=1" "$(cat "$fn/.envrc" 2>&1)"
 
 		# --- .git renamed away or replaced by a symlink (last: destructive) ---
 		as "$who" mkdir -p "$ws/decoy/hooks"
-		expect "$t: renaming .git away is refused" "$([ "$mode" = mounts ] && echo EBUSY || echo EACCES)" \
+		expect "$t: ${lab}renaming .git away is refused" "$([ "$mode" = mounts ] && echo EBUSY || echo EACCES)" \
 			"$(op "$who" "$pd" rename "$ws/.git" "$ws/git-away")"
 		sbsh "$who" "$pd" "cd '$ws' && rm -rf .git; ln -s decoy .git; echo done"
-		check "$t: rm -rf .git; ln -s decoy .git runs to its end" done "$out"
+		check "$t: ${lab}rm -rf .git; ln -s decoy .git runs to its end" done "$out"
 		check "$t: ... .git is still a directory, not a symlink" dir \
 			"$([ -d "$ws/.git" ] && [ ! -L "$ws/.git" ] && echo dir || ls -ld "$ws/.git")"
 		check "$t: ... .git/config is unchanged" "$cfg" "$(md5sum <"$ws/.git/config" 2>&1)"

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Regressions from an attack review of the carve-outs (mounts mode unless
 # said): the inherited working directory must not see under a mask or a
-# read-only bind; git's .git/commondir cannot be pointed elsewhere (and a
-# placeholder for it reads "." so git outside keeps working); /dev/pts is
-# a private instance (the host's other terminals are not there); a path
-# with a newline cannot forge a diagnostic line; fd:0 leaves stdin open;
-# read_only naming a writable tree itself is refused.
+# read-only bind; git's .git/commondir, once it exists, cannot be pointed
+# elsewhere (git outside keeps working) — a missing one gets no
+# placeholder (issue 9: nothing is created in the user's tree): it is
+# listed in --check's "unprotected", the command may create it, and the
+# next run protects it; /dev/pts is a private instance (the host's other
+# terminals are not there); a path with a newline cannot forge a
+# diagnostic line; fd:0 leaves stdin open; read_only naming a writable
+# tree itself is refused.
 . "$(dirname "$0")/common.sh"
 
 for who in $USERS; do
@@ -27,11 +30,20 @@ for who in $USERS; do
 	# --- .git/commondir ---
 	repo=$(mkws "$who" "rev-repo")
 	as "$who" sh -c "cd '$repo' && git init -q && git -c user.email=a@b -c user.name=t commit -q --allow-empty -m one"
-	out=$(as "$who" "$SB" "{\"writable\":[\"$repo\"]}" -- /bin/sh -c "cd '$repo'; cat .git/commondir; echo ../evil > .git/commondir 2>&1 || echo refused" 2>/dev/null)
-	check_match "$t: .git/commondir reads \".\" and cannot be rewritten" '^\.$' "$(printf '%s\n' "$out" | head -n1)"
+	pr="{\"writable\":[\"$repo\"]}"
+	check "$t: a missing .git/commondir is listed as unprotected" listed "$(listed "$repo/.git/commondir" "$(unprotected "$who" "$pr")")"
+	out=$(as "$who" "$SB" "$pr" -- /bin/sh -c "cd '$repo'; [ -e .git/commondir ] && echo present || echo absent" 2>"$T/err")
+	check "$t: ... no placeholder is there inside" absent "$out"
+	check "$t: ... nor outside" absent "$([ -e "$repo/.git/commondir" ] && echo present || echo absent)"
+	check "$t: ... and no notice names it" "" "$(grep commondir "$T/err")"
+	out=$(as "$who" "$SB" "$pr" -- /bin/sh -c "cd '$repo'; echo . > .git/commondir && echo created" 2>/dev/null)
+	check "$t: ... the command can create it (not protected while missing)" created "$out"
+	out=$(as "$who" "$SB" "$pr" -- /bin/sh -c "cd '$repo'; cat .git/commondir; echo ../evil > .git/commondir 2>&1 || echo refused" 2>/dev/null)
+	check_match "$t: once it exists, .git/commondir reads \".\" and cannot be rewritten" '^\.$' "$(printf '%s\n' "$out" | head -n1)"
 	check_match "$t: ... the write was refused" 'refused|Read-only' "$out"
 	check "$t: ... git outside still works" ok "$(cd "$repo" && as "$who" git status --porcelain >/dev/null 2>&1 && echo ok)"
 	check "$t: ... and commondir names the git dir itself" "." "$(cat "$repo/.git/commondir")"
+	check "$t: ... and it is no longer listed as unprotected" missing "$(listed "$repo/.git/commondir" "$(unprotected "$who" "$pr")")"
 
 	# --- private /dev/pts ---
 	out=$(as "$who" "$SB" '{}' -- /bin/sh -c 'ls /dev/pts' 2>/dev/null)

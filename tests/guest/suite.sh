@@ -11,11 +11,13 @@
 #
 # For every ABI-dependent part the suite checks the one outcome the
 # contract allows on this kernel: enforced (the escape fails, its control
-# succeeds), or refused with the exact message naming the part, the ABI and
-# the unenforced key; and with that key, run with a notice naming what was
-# left out — the escape then succeeds, and the test says so (documented,
-# not hidden).  Lines "# matrix: FEATURE | CELL" feed the kernel × feature
-# table (doc/kernel-matrix.md) that scripts/kernel-matrix writes.
+# succeeds), or refused with the exact line naming every refused part
+# (".where: part (reason)"), the ABI and the JSON that allows them; and with
+# that JSON, run with the one notice line naming every part left out — the
+# escape then succeeds, and the test says so (documented, not hidden).  A
+# run on a kernel that enforces everything writes nothing on stderr.  Lines
+# "# matrix: FEATURE | CELL" feed the kernel × feature table
+# (doc/kernel-matrix.md) that scripts/kernel-matrix writes.
 set -u
 B=${1:?usage: suite.sh BINDIR}
 SB=$B/__sandbox
@@ -33,15 +35,19 @@ if [ "$(id -u)" != 0 ]; then
 	echo "Bail out! the suite runs as root (it tests root and uid $NOBODY)"
 	exit 1
 fi
-# Scratch space outside /tmp and /run: below Landlock ABI 9 those are
-# replaced by empty views in the sandbox's mount namespace, which would
-# turn the filesystem tests' EACCES into ENOENT.
-W=$(mktemp -d "${SBG_BASE:-/var/tmp}/sbg.XXXXXX") || { echo "Bail out! mktemp"; exit 1; }
+# Scratch space outside /tmp, /var/tmp and /run: in its mount namespace
+# the sandbox gives the command a private /tmp and /var/tmp (and, below
+# Landlock ABI 9, an empty view of /run), which would hide the fixtures and
+# turn the filesystem tests' EACCES into ENOENT.  /srv (the guest's
+# initramfs has it), SBG_BASE overrides.
+SBG_BASE=${SBG_BASE:-/srv}
+mkdir -p "$SBG_BASE" 2>/dev/null
+W=$(mktemp -d "$SBG_BASE/sbg.XXXXXX") || { echo "Bail out! mktemp in $SBG_BASE"; exit 1; }
 chmod 755 "$W"
 BGPIDS=
 cleanup() {
 	for p in $BGPIDS; do kill "$p" 2>/dev/null; done
-	rm -rf "$W"
+	rm -rf "$W" ${TMPSOCKDIR:+"$TMPSOCKDIR"} ${RUNSOCKDIR:+"$RUNSOCKDIR"}
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
@@ -132,13 +138,44 @@ under_sh() {
 	shift
 	as "$who" "$BB" sh -c '"$@"; exit $?' sh "$@"
 }
-# errline — the shim's one non-notice stderr line
-errline() { grep -v '^__sandbox: notice: ' "$W/err" | head -n 1; }
-# has_notice TEXT — true if a notice line contains TEXT
-has_notice() { grep -F -- "__sandbox: notice: $1" "$W/err" >/dev/null; }
-# check_notice NAME TEXT
+# errline — the shim's non-notice stderr lines (a refusal is one line:
+# comparing all of them checks that too)
+errline() { grep -v '^__sandbox: notice: ' "$W/err"; }
+# refusal FIX PART... — the one line refusing every PART (".where: part
+# (reason)", or "part (reason)" without a location), FIX the JSON that
+# allows them all
+refusal() {
+	fix=$1
+	shift
+	them=it
+	[ $# -gt 1 ] && them=them
+	list=
+	for p in "$@"; do list="${list:+$list; }$p"; done
+	echo "__sandbox: this host cannot enforce $list; to run without $them, add to the profile: $fix"
+}
+# left PART REASON KEY — one part of the left-out notice (KEY ".unenforced.x"
+# or ".best_effort": "allowed by KEY"; else KEY as it is)
+left() {
+	case $3 in
+	.*) echo "$1 ($2; allowed by $3)" ;;
+	*) echo "$1 ($2; $3)" ;;
+	esac
+}
+# leftline — the notice lines naming what was left out (one at most)
+leftline() { grep '^__sandbox: notice: left out: ' "$W/err"; }
+# has_left TEXT — true if the left-out notice contains TEXT
+has_left() {
+	case $(leftline) in *"$1"*) return 0 ;; esac
+	return 1
+}
+# check_notice NAME TEXT — exactly one left-out notice line, containing TEXT
 check_notice() {
-	if has_notice "$2"; then ok "$1"; else not_ok "$1"; diag "expected a notice containing: $2" "stderr: $(cat "$W/err")"; fi
+	if [ "$(leftline | wc -l)" -eq 1 ] && has_left "$2"; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diag "expected one left-out notice line containing: $2" "stderr: $(cat "$W/err")"
+	fi
 }
 
 # bg_start FD NAME WHO CMD... — start CMD as WHO in the background, its
@@ -195,17 +232,21 @@ if mknod "$W/devs/null" c 1 3 2>/dev/null && chmod 666 "$W/devs/null"; then HAVE
 echo private >"$W/private"
 chown 1234:1234 "$W/private"
 chmod 600 "$W/private"
-# A pathname socket outside every writable tree, and one under /tmp (a
-# directory the views of ABI < 9 cover).
+# A pathname socket outside every writable tree, one under the host's /tmp
+# (which the sandbox's mount namespace replaces by a private one) and one
+# under /run (an empty view there below Landlock ABI 9).
 mkdir -p "$W/sockdir"
 TMPSOCKDIR=$(mktemp -d /tmp/sbg-sock.XXXXXX)
-chmod 755 "$TMPSOCKDIR"
+RUNSOCKDIR=$(mktemp -d /run/sbg-sock.XXXXXX)
+chmod 755 "$TMPSOCKDIR" "$RUNSOCKDIR"
 BGPIDS="$BGPIDS"
 umask 000
 bg_start 4 sock root "$TRY" listen-unix "$W/sockdir/s"
 check "fixture: a pathname socket listener outside the writable trees" ok "$BG_LINE"
 bg_start 5 tmpsock root "$TRY" listen-unix "$TMPSOCKDIR/s"
 check "fixture: a pathname socket listener under /tmp" ok "$BG_LINE"
+bg_start 3 runsock root "$TRY" listen-unix "$RUNSOCKDIR/s"
+check "fixture: a pathname socket listener under /run" ok "$BG_LINE"
 umask 022
 # Two TCP listeners and two UDP sockets on 127.0.0.1.
 bg_start 6 inet1 root "$TRY" listen-inet
@@ -228,10 +269,12 @@ check "fixture: an abstract unix socket listener" ok "$BG_LINE"
 # ---- no Landlock at all (booted without it in lsm=) -----------------------
 no_landlock() {
 	section
-	why="Landlock is built into this kernel but disabled at boot (add landlock to the lsm= boot parameter)"
+	why="built into this kernel but disabled at boot: add landlock to the lsm= boot parameter"
 	[ "$STATUS" = "disabled (EOPNOTSUPP)" ] ||
-		why="this kernel has no Landlock (needs Linux 5.13 or later built with CONFIG_SECURITY_LANDLOCK)"
+		why="this kernel has no Landlock: needs Linux 5.13 or later built with CONFIG_SECURITY_LANDLOCK"
+	why="$why; refusing to run unconfined"
 	for who in root nobody; do
+		eval "m=\$MNT_$who"
 		ws=$(mkws "$who" nl-ws)
 		echo secret >"$W/nl-secret"
 		chmod 644 "$W/nl-secret"
@@ -240,18 +283,25 @@ no_landlock() {
 		out=$OUT
 		check "$who: without Landlock a profile is refused (exit 125)" 125 "$RC"
 		check "$who: ... with one line naming why and best_effort" \
-			"__sandbox: $why; refusing to run unconfined (set best_effort to run without it)" "$(errline)"
+			"$(refusal '"best_effort":true' "Landlock ($why)")" "$(errline)"
 		check "$who: ... and the command did not run" "" "$out"
 		prof="{\"writable\":[\"$ws\"],\"best_effort\":true}"
 		raw "$who" "$prof" open-read "$W/nl-secret"
 		check "$who: with best_effort it runs; nothing restricts reading files (documented)" ok "$OUT"
 		check_notice "$who: ... and a notice names Landlock as left out" \
-			"left out: Landlock: $why (allowed by .best_effort)"
+			"left out: $(left Landlock "$why" .best_effort)"
+		check "$who: ... and nothing else on stderr" "" "$(grep -v '^__sandbox: notice: left out: ' "$W/err")"
 		raw "$who" "$prof" bpf-badcmd
 		check "$who: ... seccomp still refuses bpf" EPERM "$OUT"
 		raw "$who" "$prof" unshare-user
 		check "$who: ... and user namespaces" EPERM "$OUT"
 		check "$who: control: bpf with an invalid command answers EINVAL outside" EINVAL "$(outside "$who" bpf-badcmd)"
+		if [ "$m" = yes ]; then
+			raw "$who" "$prof" connect-unix "$TMPSOCKDIR/s"
+			check "$who: ... the mount namespace still gives a private /tmp: the host's socket there is not there" ENOENT "$OUT"
+		else
+			skip "$who: no mount namespace for uid $who here: the private /tmp is not tested"
+		fi
 	done
 	matrix "Landlock (every filesystem, network and scope rule)" "refused; left out with notice (best_effort)"
 	matrix "seccomp default filter" enforced
@@ -350,6 +400,21 @@ process() {
 	check "$who: ... naming the key" "__sandbox: profile .foo: unknown key" "$(errline)"
 	check "$who: the command's exit status is passed through" 7 \
 		"$(as "$who" "$SB" "{$UNF,$ro}" -- "$BB" sh -c 'exit 7' 2>"$W/err"; echo $?)"
+	# The default profile where this kernel enforces all of it (pathname
+	# sockets: ABI 9, or ABI 6 and the mount views): not a word on
+	# stderr, also without a controlling terminal (setsid: the default
+	# device /dev/tty cannot be opened and is skipped silently).
+	eval "m=\$MNT_$who"
+	if [ "$ABI" -ge 9 ] || { [ "$ABI" -ge 6 ] && [ "$m" = yes ]; }; then
+		as "$who" "$BB" setsid "$SB" '{}' -- "$BB" true </dev/null >"$W/out" 2>"$W/err"
+		check "$who: the default profile, enforced in full, without a terminal: exit 0" 0 "$?"
+		check "$who: ... and nothing on stderr" "" "$(cat "$W/err")"
+		as "$who" "$SB" "{\"writable\":[\"$ws\"]}" -- "$TRY" open-write "$ws/quiet" </dev/null >"$W/out" 2>"$W/err"
+		check "$who: a workspace profile, enforced in full: it runs" ok "$(cat "$W/out")"
+		check "$who: ... and nothing on stderr" "" "$(cat "$W/err")"
+	else
+		skip "$who: Landlock ABI $ABI$([ "$m" = yes ] || echo ' without mount namespaces') cannot enforce the default profile in full (checked below)"
+	fi
 }
 
 # ---- environment, tmp, inherited descriptors (every ABI) -------------------
@@ -437,6 +502,8 @@ truncate_rule() {
 	echo data >"$out/f"
 	[ "$who" = nobody ] && chown $NOBODY:$NOBODY "$out/f"
 	base="\"writable\":[\"$ws\"],\"unenforced\":{\"workspace_sockets\":true,\"signal_scope\":true"
+	trwhat="truncate restriction (files outside writable trees can be truncated)"
+	trwhy="needs Landlock ABI 3; $HAVE"
 	if [ "$ABI" -ge 3 ]; then
 		raw "$who" "{$base}}" truncate "$out/f"
 		check "$who: truncating a file outside the writable trees is refused" EACCES "$OUT"
@@ -453,13 +520,13 @@ truncate_rule() {
 		out1=$OUT
 		check "$who: below ABI 3 a profile is refused (exit 125)" 125 "$RC"
 		check "$who: ... naming the truncate restriction, the ABI and unenforced.truncate" \
-			"__sandbox: profile .writable: truncate restriction (files outside writable trees can be truncated) needs Landlock ABI 3; $HAVE (to run without it, set unenforced.truncate)" \
+			"$(refusal '"unenforced":{"truncate":true}' ".writable: $trwhat ($trwhy)")" \
 			"$(errline)"
 		check "$who: ... and nothing ran" "" "$out1"
 		raw "$who" "{$base,\"truncate\":true}}" truncate "$out/f"
 		check "$who: with unenforced.truncate it runs, and a file outside the writable trees CAN be truncated (documented)" ok "$OUT"
 		check_notice "$who: ... with a notice naming it" \
-			"left out: truncate restriction (files outside writable trees can be truncated): needs Landlock ABI 3; $HAVE (allowed by .unenforced.truncate)"
+			"$(left "$trwhat" "$trwhy" .unenforced.truncate)"
 		raw "$who" "{$base,\"truncate\":true}}" open-write "$out/f"
 		check "$who: ... while writing it is still refused" EACCES "$OUT"
 		matrix "truncate" "refused; left out with notice (unenforced.truncate)"
@@ -491,14 +558,14 @@ tcp_ports() {
 		out1=$OUT
 		check "$who: below ABI 4 a profile with tcp_connect is refused (exit 125)" 125 "$RC"
 		check "$who: ... naming TCP port rules, the ABI and unenforced.tcp_ports" \
-			"__sandbox: profile .tcp_connect: TCP port rules needs Landlock ABI 4; $HAVE (to run without it, set unenforced.tcp_ports)" \
+			"$(refusal '"unenforced":{"tcp_ports":true}' ".tcp_connect: TCP port rules (needs Landlock ABI 4; $HAVE)")" \
 			"$(errline)"
 		check "$who: ... and nothing ran" "" "$out1"
 		p="{\"unenforced\":{\"workspace_sockets\":true,\"signal_scope\":true,\"truncate\":true,\"tcp_ports\":true},$net}"
 		raw "$who" "$p" tcp-connect "$TCP2"
 		check "$who: with unenforced.tcp_ports it runs, and port $TCP2 CAN be reached (documented)" ok "$OUT"
 		check_notice "$who: ... with a notice naming it" \
-			"left out: TCP port rules: needs Landlock ABI 4; $HAVE (allowed by .unenforced.tcp_ports)"
+			"$(left "TCP port rules" "needs Landlock ABI 4; $HAVE" .unenforced.tcp_ports)"
 		matrix "TCP port rules (tcp_bind, tcp_connect)" "refused; left out with notice (unenforced.tcp_ports)"
 	fi
 }
@@ -559,13 +626,13 @@ signal_scope() {
 		out1=$OUT
 		check "$who: below ABI 6 the default signals \"scoped\" is refused (exit 125)" 125 "$RC"
 		check "$who: ... naming the signal scope, the ABI and unenforced.signal_scope" \
-			"__sandbox: profile .signals: signal scope needs Landlock ABI 6; $HAVE (to run without it, set unenforced.signal_scope)" \
+			"$(refusal '"unenforced":{"signal_scope":true}' ".signals: signal scope (needs Landlock ABI 6; $HAVE)")" \
 			"$(errline)"
 		check "$who: ... and nothing ran" "" "$out1"
 		raw "$who" "{$base,\"signal_scope\":true}}" kill "$victim" 0
 		check "$who: with unenforced.signal_scope it runs, and kill(outside process) SUCCEEDS (documented)" ok "$OUT"
 		check_notice "$who: ... with a notice naming it" \
-			"left out: signal scope: needs Landlock ABI 6; $HAVE (allowed by .unenforced.signal_scope)"
+			"$(left "signal scope" "needs Landlock ABI 6; $HAVE" .unenforced.signal_scope)"
 		matrix "signal scope" "refused; left out with notice (unenforced.signal_scope)"
 	fi
 	bg_stop 9
@@ -591,13 +658,13 @@ abstract_scope() {
 		out1=$OUT
 		check "$who: below ABI 6 the abstract socket scope is refused (exit 125)" 125 "$RC"
 		check "$who: ... naming it, the ABI and unenforced.workspace_sockets" \
-			"__sandbox: profile .unix_sockets: abstract unix socket scope needs Landlock ABI 6; $HAVE (to run without it, set unenforced.workspace_sockets)" \
+			"$(refusal '"unenforced":{"workspace_sockets":true}' ".unix_sockets: abstract unix socket scope (needs Landlock ABI 6; $HAVE)")" \
 			"$(errline)"
 		check "$who: ... and nothing ran" "" "$out1"
 		raw "$who" "{$base,\"workspace_sockets\":true}}" connect-abstract "$ABSNAME"
 		check "$who: with unenforced.workspace_sockets it runs, and the outside socket CAN be reached (documented)" ok "$OUT"
 		check_notice "$who: ... with a notice naming it" \
-			"left out: abstract unix socket scope: needs Landlock ABI 6; $HAVE (allowed by .unenforced.workspace_sockets)"
+			"$(left "abstract unix socket scope" "needs Landlock ABI 6; $HAVE" .unenforced.workspace_sockets)"
 		matrix "abstract unix socket scope" "refused; left out with notice (unenforced.workspace_sockets)"
 	fi
 }
@@ -625,10 +692,19 @@ pathname_sockets() {
 	if [ "$ABI" -ge 9 ]; then
 		raw "$who" "{$base}}" connect-unix "$W/sockdir/s"
 		check "$who: connect to a pathname socket outside the writable trees is refused" EACCES "$OUT"
-		raw "$who" "{$base}}" connect-unix "$TMPSOCKDIR/s"
-		check "$who: ... also one under /tmp" EACCES "$OUT"
+		raw "$who" "{$base}}" connect-unix "$RUNSOCKDIR/s"
+		check "$who: ... also one under /run" EACCES "$OUT"
+		raw "$who" "{$base},\"mounts\":\"off\"}" connect-unix "$TMPSOCKDIR/s"
+		check "$who: ... also one under the host's /tmp without a mount namespace" EACCES "$OUT"
+		if [ "$m" = yes ]; then
+			raw "$who" "{$base}}" connect-unix "$TMPSOCKDIR/s"
+			check "$who: ... with one, /tmp is private: the host's socket there is not there" ENOENT "$OUT"
+		else
+			skip "$who: no mount namespace for uid $who here: the private /tmp is not tested"
+		fi
 		raw "$who" "{$base},\"unix_sockets\":\"any\"}" connect-unix "$W/sockdir/s"
 		check "$who: control: with unix_sockets \"any\" it works" ok "$OUT"
+		check "$who: ... and nothing on stderr" "" "$(cat "$W/err")"
 		matrix "pathname unix sockets outside writable trees" enforced
 		return
 	fi
@@ -639,7 +715,7 @@ pathname_sockets() {
 		out1=$OUT
 		check "$who: below ABI 9 without mounts the pathname socket scope is refused (exit 125)" 125 "$RC"
 		check "$who: ... naming it, the ABI, the missing views and unenforced.workspace_sockets" \
-			"__sandbox: profile .unix_sockets: $what $why (to run without it, set unenforced.workspace_sockets)" \
+			"$(refusal '"unenforced":{"workspace_sockets":true}' ".unix_sockets: $what ($why)")" \
 			"$(errline)"
 		check "$who: ... and nothing ran" "" "$out1"
 	fi
@@ -648,23 +724,175 @@ pathname_sockets() {
 	raw "$who" "{$base$wsf},\"mounts\":\"off\"}" connect-unix "$W/sockdir/s"
 	check "$who: with unenforced.workspace_sockets and no mounts it runs, and the outside socket CAN be reached (documented)" ok "$OUT"
 	check_notice "$who: ... with a notice naming it" \
-		"left out: $what: $why (allowed by .unenforced.workspace_sockets)"
+		"$(left "$what" "$why" .unenforced.workspace_sockets)"
+	raw "$who" "{$base$wsf},\"mounts\":\"off\"}" connect-unix "$TMPSOCKDIR/s"
+	check "$who: ... and so CAN the one under the host's /tmp (documented)" ok "$OUT"
 	if [ "$m" = yes ]; then
 		raw "$who" "{$base}}" connect-unix "$TMPSOCKDIR/s"
-		check "$who: with mounts, /tmp is an empty view: a socket under /tmp is not there" ENOENT "$OUT"
+		check "$who: with mounts, /tmp is private: the host's socket under /tmp is not there" ENOENT "$OUT"
 		check "$who: ... the profile ran (exit 0)" 0 "$RC"
-		if has_notice "left out: $what"; then
+		if has_left "$what"; then
 			not_ok "$who: ... and the pathname scope is not named as left out"
+			diag "stderr: $(cat "$W/err")"
 		else
 			ok "$who: ... and the pathname scope is not named as left out"
 		fi
+		raw "$who" "{$base}}" connect-unix "$RUNSOCKDIR/s"
+		check "$who: ... /run is an empty view: a socket under /run is not there" ENOENT "$OUT"
 		raw "$who" "{$base}}" connect-unix "$W/sockdir/s"
-		check "$who: ... a socket outside /run, /tmp and the writable trees stays reachable (views cover /run, /var/run, /tmp only; documented)" ok "$OUT"
-		matrix "pathname unix sockets outside writable trees" "views of /run, /tmp (mount namespace); else refused; left out with notice (unenforced.workspace_sockets)"
+		check "$who: ... a socket outside /run, /tmp, /var/tmp and the writable trees stays reachable (documented)" ok "$OUT"
+		matrix "pathname unix sockets outside writable trees" "empty views of /run, private /tmp and /var/tmp (mount namespace); else refused; left out with notice (unenforced.workspace_sockets)"
 	else
-		skip "$who: no mount namespace for uid $who here: the /run, /tmp views are not tested"
+		skip "$who: no mount namespace for uid $who here: the /run view and the private /tmp are not tested"
 		matrix "pathname unix sockets outside writable trees" "refused; left out with notice (unenforced.workspace_sockets)"
 	fi
+}
+
+# ---- the mount namespace: private /tmp, $HOME, protect (every ABI) ----------------
+# With a mount namespace: a private, writable /tmp and /var/tmp (granted
+# trees inside brought back), an ungranted $HOME as an empty view, the
+# protect names that exist read-only, and nothing created in the user's
+# tree for the names that do not.  Without one (mounts "off"): the built-in
+# protect list is left out (named on the notice line), and an ungranted
+# $HOME is replaced by tmp or /nonexistent.
+mount_namespace() {
+	section
+	who=$1
+	eval "m=\$MNT_$who"
+	ws=$(mkws "$who" mnt-ws)
+	ro="\"writable\":[\"$ws\"]"
+	# a repository-like workspace: .git/config and .envrc exist, the
+	# other built-in protect names do not
+	mkdir -p "$ws/.git"
+	echo cfg >"$ws/.git/config"
+	echo env >"$ws/.envrc"
+	[ "$who" = nobody ] && chown -R $NOBODY:$NOBODY "$ws"
+	home=$(mkws "$who" home)
+	echo dot >"$home/.dotfile"
+	chmod 644 "$home/.dotfile"
+	narrow="\"readable\":[\"$B\"],$ro"
+	tmpname=sbg-$$-$who
+	if [ "$m" = yes ]; then
+		raw "$who" "{$UNF,$ro}" open-write "/tmp/$tmpname"
+		check "$who: /tmp is private and writable inside" ok "$OUT"
+		check "$who: ... and the file is not in the host's /tmp" no "$([ -e "/tmp/$tmpname" ] && echo yes || echo no)"
+		raw "$who" "{$UNF,$ro}" open-write "/var/tmp/$tmpname"
+		check "$who: so is /var/tmp" ok "$OUT"
+		check "$who: ... and the file is not in the host's /var/tmp" no "$([ -e "/var/tmp/$tmpname" ] && echo yes || echo no)"
+		tw=$(mktemp -d "/tmp/sbg-wt.XXXXXX")
+		[ "$who" = nobody ] && chown $NOBODY:$NOBODY "$tw"
+		raw "$who" "{$UNF,\"writable\":[\"$ws\",\"$tw\"]}" open-write "$tw/f"
+		check "$who: a writable tree under /tmp is brought back into the private /tmp" ok "$OUT"
+		check "$who: ... the file landed in the host's tree" yes "$([ -e "$tw/f" ] && echo yes || echo no)"
+		rm -rf "$tw"
+		tr=$(mktemp -d "/var/tmp/sbg-rt.XXXXXX")
+		echo r >"$tr/f"
+		chmod 755 "$tr"
+		chmod 644 "$tr/f"
+		raw "$who" "{$UNF,$narrow}" open-read "$tr/f"
+		check "$who: a file under the host's /var/tmp is not there inside" ENOENT "$OUT"
+		raw "$who" "{$UNF,\"readable\":[\"$B\",\"$tr\"],$ro}" open-read "$tr/f"
+		check "$who: ... an explicit readable entry there is brought back" ok "$OUT"
+		rm -rf "$tr"
+		td=$(mkws "$who" mnt-tmp)/t
+		as "$who" "$SB" "{$UNF,$ro,\"tmp\":\"$td\"}" -- "$BB" sh -c 'echo x >/tmp/from-inside' 2>"$W/err"
+		check "$who: tmp elsewhere is the private /tmp: a file made in /tmp lands in it" yes \
+			"$([ -e "$td/from-inside" ] && echo yes || echo no)"
+
+		as "$who" "$BB" env "HOME=$home" "$SB" "{$UNF,$narrow}" -- "$TRY" open-read "$home/.dotfile" >"$W/out" 2>"$W/err"
+		check "$who: an ungranted \$HOME is an empty view: its dotfiles are absent (ENOENT, not EACCES)" ENOENT "$(cat "$W/out")"
+		as "$who" "$BB" env "HOME=$home" "$SB" "{$UNF,\"readable\":[\"$B\",\"$home\"],$ro}" -- "$TRY" open-read "$home/.dotfile" >"$W/out" 2>"$W/err"
+		check "$who: control: a granted \$HOME is read as it is" ok "$(cat "$W/out")"
+
+		raw "$who" "{$UNF,$ro}" open-write "$ws/.git/config"
+		check "$who: an existing built-in protect name (.git/config) is read-only" EROFS "$OUT"
+		raw "$who" "{$UNF,$ro}" open-write "$ws/.envrc"
+		check "$who: ... so is .envrc" EROFS "$OUT"
+		raw "$who" "{$UNF,$ro}" open-write "$ws/new"
+		check "$who: control: creating a file in the workspace root works" ok "$OUT"
+		rm -f "$ws/new"
+		check "$who: nothing was created in the workspace or \$HOME (no placeholders)" \
+			"$(printf '%s\n' "$ws" "$ws/.envrc" "$ws/.git" "$ws/.git/config" "$home" "$home/.dotfile" | sort)" \
+			"$(find "$ws" "$home" | sort)"
+		matrix "private /tmp and /var/tmp, \$HOME as absent, protect names read-only (mount namespace)" enforced
+	else
+		skip "$who: no mount namespace for uid $who here: private /tmp, \$HOME view and protect mounts are not tested"
+	fi
+
+	# without a namespace: the built-in protect list is left out, named
+	off="\"mounts\":\"off\""
+	raw "$who" "{$UNF,$ro,$off}" open-write "$ws/.git/config"
+	check "$who: mounts off: .git/config keeps every right (the built-in protect list is left out)" ok "$OUT"
+	check_notice "$who: ... and the notice line names the existing names" \
+		"$(left "built-in protect of $ws/.git/config, $ws/.envrc" "mounts \"off\", and Landlock alone would take creating, renaming and deleting away from the workspace root and .git" "built-in default")"
+	raw "$who" "{$UNF,$ro,$off}" rename "$ws/.envrc" "$ws/.envrc2"
+	check "$who: ... renaming in the workspace root works" ok "$OUT"
+	mv "$ws/.envrc2" "$ws/.envrc" 2>/dev/null
+	if [ -e /nonexistent ]; then
+		skip "$who: /nonexistent exists here: HOME cannot be pointed there"
+	else
+		as "$who" "$BB" env "HOME=$home" "$SB" "{$UNF,$narrow,$off}" -- "$BB" sh -c 'echo "$HOME"' >"$W/out" 2>"$W/err"
+		check "$who: mounts off: an ungranted \$HOME becomes /nonexistent" /nonexistent "$(cat "$W/out")"
+	fi
+	td=$(mkws "$who" mnt-tmp2)/t
+	as "$who" "$BB" env "HOME=$home" "$SB" "{$UNF,$narrow,$off,\"tmp\":\"$td\"}" -- "$BB" sh -c 'echo "$HOME"' >"$W/out" 2>"$W/err"
+	check "$who: ... or tmp when the profile has one" "$td" "$(cat "$W/out")"
+	raw "$who" "{$UNF,$ro,$off}" open-write "/tmp/$tmpname"
+	check "$who: mounts off: the host's /tmp is not writable" EACCES "$OUT"
+	if [ "$m" != yes ]; then
+		matrix "private /tmp and /var/tmp, \$HOME as absent, protect names read-only (mount namespace)" \
+			"no mount namespace: built-in protect left out with notice, \$HOME as /nonexistent or tmp"
+	fi
+}
+
+# ---- one refusal, one left-out line (every ABI) ----------------------------------
+# A profile with every ABI-dependent part (no mount namespace, TCP and UDP
+# port lists): every part this kernel cannot enforce is named on one line,
+# with the JSON that allows them all; with that JSON added it runs, and
+# one notice line names every part left out, in the same order.
+one_line() {
+	section
+	who=$1
+	ws=$(mkws "$who" one-ws)
+	all="\"writable\":[\"$ws\"],\"mounts\":\"off\",\"network\":\"on\",\"tcp_connect\":[$TCP1],\"udp_connect\":[$UDP1]"
+	keys=
+	notice=
+	# part WHERE WHAT WHY KEY
+	part() {
+		parts_n=$((parts_n + 1))
+		eval "part_$parts_n=\"\$1: \$2 (\$3)\""
+		case ,$keys, in *",\"$4\":true,"*) ;; *) keys="${keys:+$keys,}\"$4\":true" ;; esac
+		notice="${notice:+$notice; }$(left "$2" "$3" ".unenforced.$4")"
+	}
+	parts_n=0
+	[ "$ABI" -lt 3 ] && part .writable "truncate restriction (files outside writable trees can be truncated)" "needs Landlock ABI 3; $HAVE" truncate
+	[ "$ABI" -lt 4 ] && part .tcp_connect "TCP port rules" "needs Landlock ABI 4; $HAVE" tcp_ports
+	[ "$ABI" -lt 10 ] && part .udp_connect "UDP port rules" "needs Landlock ABI 10; $HAVE" udp_ports
+	[ "$ABI" -lt 6 ] && part .signals "signal scope" "needs Landlock ABI 6; $HAVE" signal_scope
+	[ "$ABI" -lt 6 ] && part .unix_sockets "abstract unix socket scope" "needs Landlock ABI 6; $HAVE" workspace_sockets
+	[ "$ABI" -lt 9 ] && part .unix_sockets "pathname unix socket scope (sockets outside writable trees stay reachable)" \
+		"needs Landlock ABI 9; $HAVE, or a mount namespace for views of /run and /tmp (mounts \"off\")" workspace_sockets
+	set --
+	i=1
+	while [ "$i" -le "$parts_n" ]; do
+		eval "set -- \"\$@\" \"\$part_$i\""
+		i=$((i + 1))
+	done
+	raw "$who" "{$all}" tcp-connect "$TCP1"
+	if [ "$parts_n" -eq 0 ]; then
+		check "$who: everything enforced (ABI $ABI, no mount namespace): it runs" ok "$OUT"
+		check "$who: ... and nothing on stderr" "" "$(cat "$W/err")"
+		return
+	fi
+	out1=$OUT
+	check "$who: every part ABI $ABI cannot enforce is refused at once (exit 125)" 125 "$RC"
+	check "$who: ... on one line naming each, and the JSON allowing them all" \
+		"$(refusal "\"unenforced\":{$keys}" "$@")" "$(cat "$W/err")"
+	check "$who: ... and nothing ran" "" "$out1"
+	raw "$who" "{$all,\"unenforced\":{$keys}}" tcp-connect "$TCP1"
+	check "$who: with that JSON added it runs" ok "$OUT"
+	check "$who: ... with one notice line naming every part left out" \
+		"__sandbox: notice: left out: $notice" "$(cat "$W/err")"
 }
 
 # ---- UDP ports (ABI 10) ---------------------------------------------------------------
@@ -685,14 +913,14 @@ udp_ports() {
 		out1=$OUT
 		check "$who: below ABI 10 a profile with udp_connect is refused (exit 125)" 125 "$RC"
 		check "$who: ... naming UDP port rules, the ABI and unenforced.udp_ports" \
-			"__sandbox: profile .udp_connect: UDP port rules needs Landlock ABI 10; $HAVE (to run without it, set unenforced.udp_ports)" \
+			"$(refusal '"unenforced":{"udp_ports":true}' ".udp_connect: UDP port rules (needs Landlock ABI 10; $HAVE)")" \
 			"$(errline)"
 		check "$who: ... and nothing ran" "" "$out1"
 		p="{\"unenforced\":{\"workspace_sockets\":true,\"signal_scope\":true,\"truncate\":true,\"udp_ports\":true},$net}"
 		raw "$who" "$p" udp-send "$UDP2"
 		check "$who: with unenforced.udp_ports it runs, and port $UDP2 CAN be reached (documented)" ok "$OUT"
 		check_notice "$who: ... with a notice naming it" \
-			"left out: UDP port rules: needs Landlock ABI 10; $HAVE (allowed by .unenforced.udp_ports)"
+			"$(left "UDP port rules" "needs Landlock ABI 10; $HAVE" .unenforced.udp_ports)"
 		matrix "UDP port rules (udp_bind, udp_connect)" "refused; left out with notice (unenforced.udp_ports)"
 	fi
 }
@@ -713,10 +941,12 @@ else
 		abstract_scope "$who"
 		pathname_sockets "$who"
 		udp_ports "$who"
+		mount_namespace "$who"
+		one_line "$who"
 	done
 fi
 
-for fd in 4 5 6 7 8; do bg_stop $fd; done
-rm -rf "$TMPSOCKDIR"
+for fd in 3 4 5 6 7 8; do bg_stop $fd; done
+rm -rf "$TMPSOCKDIR" "$RUNSOCKDIR"
 echo "1..$N"
 [ "$FAILED" = 0 ]
