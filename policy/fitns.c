@@ -117,7 +117,7 @@ static int carve_user(struct fitctx *fc, const struct pathlist *l, bool hidden,
 {
 	const struct profile *p = fc->p;
 	for (size_t i = 0; i < l->v.n; i++) {
-		char where[96], norm[4096], canon[4096], abs[4096];
+		char where[96], norm[4096], canon[4096];
 		const char *rel;
 		enum fs_kind kind;
 		snprintf(where, sizeof where, ".%s[%zu]", l->key, i);
@@ -131,6 +131,7 @@ static int carve_user(struct fitctx *fc, const struct pathlist *l, bool hidden,
 		if (!tree && r == 0)
 			tree = in_writable(fc, canon, &rel);
 		if (tree) {
+			char abs[4096];
 			snprintf(abs, sizeof abs, "%s%s%s", tree, strcmp(tree, "/") ? "/" : "", rel);
 			carve_add(fc, tree, rel, abs, hidden, UNF_CARVE, where);
 		} else if (r == 0 && hidden) {
@@ -314,15 +315,13 @@ static void plan_private_tmp(struct fitctx *fc)
 			continue;
 		char where[32];
 		snprintf(where, sizeof where, "%s (private)", dirs[d]);
-		struct mount_rule *m = plan_add_mount(fc->pl, MNT_TMP, dirs[d], where, true);
+		plan_add_mount(fc->pl, MNT_TMP, dirs[d], where, true);
 		keep_inside(fc, dirs[d]);
 		const char *t = fc->p->tmp;
-		/* (plan_add_mount may have moved the array: find it again) */
+		/* looked up again: keep_inside() may have moved the array */
 		if (d == 0 && t && !path_within(t, "/tmp") && !path_within("/tmp", t) &&
-		    count_keeps(fc->pl, "/tmp") == 0) {
-			m = plan_add_mount(fc->pl, MNT_TMP, "/tmp", where, true);
-			m->content = t;
-		}
+		    count_keeps(fc->pl, "/tmp") == 0)
+			plan_add_mount(fc->pl, MNT_TMP, "/tmp", where, true)->content = t;
 		sv_push(&fc->priv_tmp, dirs[d]);
 	}
 }

@@ -9,7 +9,13 @@
 #    (needed to list it) covers its whole subtree, .ssh included — while
 #    the contents are not readable;
 #  - the sibling .bashrc stays readable in both; nothing can be written in
-#    the hidden directory.
+#    the hidden directory;
+#  - a hidden file inside the writable workspace is neither readable nor
+#    writable nor removable;
+#  - a hidden name that does not exist (.pgpass in the workspace) gets no
+#    placeholder (issue 9): with mounts a notice says it is not protected
+#    against creation, the command can create it and the next run hides
+#    it; with expansion it cannot be created (EACCES).
 # Controls: the same reads and listing work outside, and with the path not
 # hidden.
 . "$(dirname "$0")/common.sh"
@@ -66,6 +72,27 @@ for who in $USERS; do
 		expect "$t: ... nor overwritten" EACCES "$(op "$who" "$ph" append "$ws/secret.txt" x)"
 		expect "$t: ... nor removed" "$([ "$mode" = mounts ] && echo EBUSY || echo EACCES)" "$(op "$who" "$ph" unlink "$ws/secret.txt")"
 		check "$t: ... and it is intact" SECRET "$(cat "$ws/secret.txt")"
+
+		# a hidden name that does not exist: no placeholder
+		pm="{$mk\"writable\":[\"$ws\"],\"hidden\":[\"$ws/.pgpass\"]}"
+		as "$who" "$SB" "$pm" -- /bin/true 2>"$T/err"
+		check "$t: a missing hidden name gets no placeholder" absent "$([ -e "$ws/.pgpass" ] && echo present || echo absent)"
+		if [ "$mode" = mounts ]; then
+			check "$t: ... a notice says it is not protected against creation" \
+				"__sandbox: notice: .hidden[0] \"$ws/.pgpass\": does not exist, so it is not protected against creation (nothing is created to hold a mount)" \
+				"$(grep -F '.hidden[0]' "$T/err")"
+			expect "$t: ... the command can create it" ok "$(op "$who" "$pm" write "$ws/.pgpass")"
+			check "$t: ... it is there outside" x "$(cat "$ws/.pgpass" 2>&1)"
+			expect "$t: ... once it exists, the next run cannot read it" EACCES "$(op "$who" "$pm" read "$ws/.pgpass")"
+			expect "$t: ... nor overwrite it" EACCES "$(op "$who" "$pm" append "$ws/.pgpass" y)"
+			check "$t: ... and no notice is printed any more" "" "$(grep -F '.hidden[0]' "$T/err")"
+			check "$t: ... it is intact" x "$(cat "$ws/.pgpass" 2>&1)"
+		else
+			expect "$t: ... it cannot be created (expansion: no new entries in the workspace)" EACCES "$(op "$who" "$pm" write "$ws/.pgpass")"
+			check_match "$t: ... the notice names the workspace" "new entries cannot be created directly in (.*, )?$ws(,|$)" "$(errs)"
+			check "$t: ... nothing is there outside" absent "$([ -e "$ws/.pgpass" ] && echo present || echo absent)"
+		fi
+		expect "$t: control: .pgpass can be created when not hidden" ok "$(op "$who" "$plain" write "$ws/.pgpass2")"
 	done
 done
 

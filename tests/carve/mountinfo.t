@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Mount mode leaves nothing behind (issue 3), root and nobody: the host's
-# /proc/self/mountinfo is identical (full contents) while a sandbox with
-# carve-outs, masks, placeholders, views, a private /dev/shm and a network
-# namespace runs — propagation was made private first — and after it
-# exits.  Control: inside, the carve-outs are really mounted.
+# Mount mode leaves nothing behind (issues 3 and 9), root and nobody: the
+# host's /proc/self/mountinfo is identical (full contents) while a sandbox
+# with carve-outs, masks, views, a private /tmp, /var/tmp and /dev/shm and
+# a network namespace runs — propagation was made private first — and
+# after it exits; and nothing is created in the user's tree (no
+# placeholders for the protected names that do not exist: the workspace
+# and its .git list the same entries before and after).  Control: inside,
+# the carve-outs are really mounted.
 # As root the fixtures sit on a shared bind mount of our own, so a shim
 # that forgot to make propagation private would leak its mounts to the
 # host's table (shown in the control); the host's / is often private.
@@ -42,6 +45,7 @@ for who in $USERS; do
 	ln -s /nonexistent "$ws/.vscode"   # a covered symlink too
 	p="{\"writable\":[\"$ws\"],\"hidden\":[\"$home/.ssh\",\"$home/.netrc\"],\"read_only\":[\"$ws/f.txt\"],\"network\":\"loopback\"}"
 
+	tree_before=$(ls -A "$ws" "$ws/.git")
 	before=$(cat /proc/self/mountinfo)
 	# The command reports its own mount table, then waits for its stdin
 	# to close: the host's table is compared while it runs.
@@ -65,6 +69,7 @@ for who in $USERS; do
 		diag "$(diff <(echo "$before") <(echo "$after"))"
 	fi
 	check "$who: no mount of the workspace on the host" 0 "$(grep -cF "$ws" /proc/self/mountinfo)"
+	check "$who: nothing was created in the workspace or its .git (no placeholders)" "$tree_before" "$(ls -A "$ws" "$ws/.git")"
 	check "$who: the key is intact outside" KEY "$(cat "$home/.ssh/id")"
 done
 

@@ -282,7 +282,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	for (size_t i = 0; i < 3; i++) {
 		struct plan pl;
-		if (fit(&p, &hosts[i], &fake_fs, &pl, &err))
+		/* 1: parts refused, the plan kept (--check prints it too) */
+		if (fit(&p, &hosts[i], &fake_fs, &pl, &err) < 0)
 			continue;
 		char *js = plan_json(&pl);
 		if (!js)

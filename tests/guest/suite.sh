@@ -803,6 +803,12 @@ mount_namespace() {
 		check "$who: an ungranted \$HOME is an empty view: its dotfiles are absent (ENOENT, not EACCES)" ENOENT "$(cat "$W/out")"
 		as "$who" "$BB" env "HOME=$home" "$SB" "{$UNF,\"readable\":[\"$B\",\"$home\"],$ro}" -- "$TRY" open-read "$home/.dotfile" >"$W/out" 2>"$W/err"
 		check "$who: control: a granted \$HOME is read as it is" ok "$(cat "$W/out")"
+		mkdir "$home/proj"
+		[ "$who" = nobody ] && chown $NOBODY:$NOBODY "$home/proj"
+		as "$who" "$BB" env "HOME=$home" "$SB" "{$UNF,\"readable\":[\"$B\"],\"writable\":[\"$home/proj\"]}" -- "$TRY" open-write "$home/proj/f" >"$W/out" 2>"$W/err"
+		check "$who: a writable tree inside the ungranted \$HOME is brought back into its view" ok "$(cat "$W/out")"
+		check "$who: ... the file landed in the host's tree" yes "$([ -e "$home/proj/f" ] && echo yes || echo no)"
+		rm -rf "$home/proj"
 
 		raw "$who" "{$UNF,$ro}" open-write "$ws/.git/config"
 		check "$who: an existing built-in protect name (.git/config) is read-only" EROFS "$OUT"
