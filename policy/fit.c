@@ -115,8 +115,12 @@ void fit_gap(struct fitctx *fc, unsigned part, const char *where,
 	else if (p->best_effort)
 		snprintf(key, sizeof key, ".best_effort");
 	else {
+		/* Landlock or seccomp missing altogether: say what not
+		 * leaving it out means */
+		char r[600];
+		snprintf(r, sizeof r, "%s%s", reason, name ? "" : "; refusing to run unconfined");
 		snprintf(key, sizeof key, "%s%s", name ? "unenforced." : "best_effort", name ? name : "");
-		plan_left(fc->pl, true, where, what, reason, key);
+		plan_left(fc->pl, true, where, what, r, key);
 		return;
 	}
 	plan_left(fc->pl, false, where, what, reason, key);
@@ -148,8 +152,8 @@ static bool fit_ll_base(struct fitctx *fc, char *have, size_t n)
 	struct plan *pl = fc->pl;
 	if (h->ll_abi <= 0) {
 		const char *why = h->ll_errno == EOPNOTSUPP
-			? "built into this kernel but disabled at boot: add landlock to the lsm= boot parameter; refusing to run unconfined"
-			: "this kernel has no Landlock: needs Linux 5.13 or later built with CONFIG_SECURITY_LANDLOCK; refusing to run unconfined";
+			? "built into this kernel but disabled at boot: add landlock to the lsm= boot parameter"
+			: "this kernel has no Landlock: needs Linux 5.13 or later built with CONFIG_SECURITY_LANDLOCK";
 		fit_gap(fc, 0, "", "Landlock", why);
 		return false;
 	}
@@ -260,7 +264,7 @@ static void fit_ll_scopes(struct fitctx *fc, const char *have)
 	else if (p->unix_sockets == UNIX_SCOPED)
 		fit_gap(fc, UNF_WORKSPACE_SOCKETS, ".unix_sockets", "abstract unix socket scope", r);
 	if (pl->abi < 9 && p->unix_sockets == UNIX_SCOPED && !fc->views) {
-		snprintf(r, sizeof r, "needs Landlock ABI 9%s, or a mount namespace for views of /run and /tmp (%s)",
+		snprintf(r, sizeof r, "needs Landlock ABI 9%s, or a mount namespace for a view of /run and a private /tmp (%s)",
 			 have, fc->why);
 		fit_gap(fc, UNF_WORKSPACE_SOCKETS, ".unix_sockets",
 			"pathname unix socket scope (sockets outside writable trees stay reachable)", r);
@@ -383,7 +387,7 @@ static void fit_seccomp(struct fitctx *fc)
 	struct plan *pl = fc->pl;
 	if (!fc->h->seccomp) {
 		char r[160];
-		snprintf(r, sizeof r, "seccomp filtering is not available on this kernel: %s; refusing to run unconfined",
+		snprintf(r, sizeof r, "seccomp filtering is not available on this kernel: %s",
 			 strerror(fc->h->seccomp_errno));
 		fit_gap(fc, 0, "", "seccomp filter", r);
 		return;

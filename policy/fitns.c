@@ -213,7 +213,7 @@ static int carve_protect(struct fitctx *fc, struct sb_err *err)
 				char abs[4200];
 				snprintf(abs, sizeof abs, "%s/%s", tree, own[o]);
 				carve_add(fc, tree, own[o], abs, false, UNF_CARVE,
-					  ".protect (built-in, a worktree's git dir)")->builtin = true;
+					  ".protect (built-in, a worktree's git dir)")->builtin = !fc->p->protect_set;
 			}
 		}
 		if (protect_list(fc, i, &fc->p->protect, false, err) ||
@@ -311,8 +311,13 @@ static void plan_private_tmp(struct fitctx *fc)
 	static const char *const dirs[] = {"/tmp", "/var/tmp"};
 	for (size_t d = 0; d < 2; d++) {
 		enum fs_kind k;
-		if (fc->fs->lkind(fc->fs->ctx, dirs[d], &k) || k != FS_DIR || asked_for(fc, dirs[d]))
+		if (fc->fs->lkind(fc->fs->ctx, dirs[d], &k) || k != FS_DIR)
 			continue;
+		if (asked_for(fc, dirs[d])) {
+			if (fc->h->ll_abi < 9 && fc->p->unix_sockets == UNIX_SCOPED)
+				sv_push_own(&fc->pl->remarks, xasprintf("%s is the host's (the profile lists it): below Landlock ABI 9 host sockets there stay reachable", dirs[d]));
+			continue;
+		}
 		char where[32];
 		snprintf(where, sizeof where, "%s (private)", dirs[d]);
 		plan_add_mount(fc->pl, MNT_TMP, dirs[d], where, true);

@@ -108,7 +108,7 @@ for who in $USERS; do
 			out=$(as "$who" "$SB" "$refused" -- /bin/true 2>&1)
 			rc=$?
 			check "$t: without unenforced.workspace_sockets the profile is refused (125) on one line" \
-				"125 __sandbox: this host cannot enforce .unix_sockets: pathname unix socket scope (sockets outside writable trees stay reachable) (needs Landlock ABI 9; this kernel has $ABI, or a mount namespace for views of /run and /tmp (mounts \"off\")); to run without it, add to the profile: \"unenforced\":{\"workspace_sockets\":true}" \
+				"125 __sandbox: this host cannot enforce .unix_sockets: pathname unix socket scope (sockets outside writable trees stay reachable) (needs Landlock ABI 9; this kernel has $ABI, or a mount namespace for a view of /run and a private /tmp (mounts \"off\")); to run without it, add to the profile: \"unenforced\":{\"workspace_sockets\":true}" \
 				"$rc $out"
 			chk=$(as "$who" "$SB" --check "$refused" 2>"$T/err")
 			rc=$?
@@ -117,7 +117,7 @@ for who in $USERS; do
 				"$(printf '%s' "$chk" | $PY -c 'import json,sys; print(" ".join(r["where"] + " " + r["allow_with"] for r in json.load(sys.stdin)["refused"]))' 2>&1)"
 			expect "$t: with it, the /tmp socket stays reachable (left out)" ok "$(op "$who" "$p" unix-connect "$tmpd/s")"
 			check "$t: ... and the one notice line says so" \
-				'__sandbox: notice: left out: pathname unix socket scope (sockets outside writable trees stay reachable) (needs Landlock ABI 9; this kernel has '"$ABI"', or a mount namespace for views of /run and /tmp (mounts "off"); allowed by .unenforced.workspace_sockets)' \
+				'__sandbox: notice: left out: pathname unix socket scope (sockets outside writable trees stay reachable) (needs Landlock ABI 9; this kernel has '"$ABI"', or a mount namespace for a view of /run and a private /tmp (mounts "off"); allowed by .unenforced.workspace_sockets)' \
 				"$(errs)"
 			# no namespace: /tmp is the host's, writable only when listed
 			new=sbtest-new-$$-$n

@@ -272,7 +272,6 @@ no_landlock() {
 	why="built into this kernel but disabled at boot: add landlock to the lsm= boot parameter"
 	[ "$STATUS" = "disabled (EOPNOTSUPP)" ] ||
 		why="this kernel has no Landlock: needs Linux 5.13 or later built with CONFIG_SECURITY_LANDLOCK"
-	why="$why; refusing to run unconfined"
 	for who in root nobody; do
 		eval "m=\$MNT_$who"
 		ws=$(mkws "$who" nl-ws)
@@ -283,7 +282,7 @@ no_landlock() {
 		out=$OUT
 		check "$who: without Landlock a profile is refused (exit 125)" 125 "$RC"
 		check "$who: ... with one line naming why and best_effort" \
-			"$(refusal '"best_effort":true' "Landlock ($why)")" "$(errline)"
+			"$(refusal '"best_effort":true' "Landlock ($why; refusing to run unconfined)")" "$(errline)"
 		check "$who: ... and the command did not run" "" "$out"
 		prof="{\"writable\":[\"$ws\"],\"best_effort\":true}"
 		raw "$who" "$prof" open-read "$W/nl-secret"
@@ -708,7 +707,7 @@ pathname_sockets() {
 		matrix "pathname unix sockets outside writable trees" enforced
 		return
 	fi
-	why="needs Landlock ABI 9; $HAVE, or a mount namespace for views of /run and /tmp (mounts \"off\")"
+	why="needs Landlock ABI 9; $HAVE, or a mount namespace for a view of /run and a private /tmp (mounts \"off\")"
 	what="pathname unix socket scope (sockets outside writable trees stay reachable)"
 	if [ "$ABI" -ge 6 ]; then
 		raw "$who" "{$base},\"mounts\":\"off\"}" connect-unix "$W/sockdir/s"
@@ -877,7 +876,7 @@ one_line() {
 	[ "$ABI" -lt 6 ] && part .signals "signal scope" "needs Landlock ABI 6; $HAVE" signal_scope
 	[ "$ABI" -lt 6 ] && part .unix_sockets "abstract unix socket scope" "needs Landlock ABI 6; $HAVE" workspace_sockets
 	[ "$ABI" -lt 9 ] && part .unix_sockets "pathname unix socket scope (sockets outside writable trees stay reachable)" \
-		"needs Landlock ABI 9; $HAVE, or a mount namespace for views of /run and /tmp (mounts \"off\")" workspace_sockets
+		"needs Landlock ABI 9; $HAVE, or a mount namespace for a view of /run and a private /tmp (mounts \"off\")" workspace_sockets
 	set --
 	i=1
 	while [ "$i" -le "$parts_n" ]; do
