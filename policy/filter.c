@@ -161,6 +161,39 @@ static void socket_rules(struct plan *pl, const struct profile *p,
 	net1(pl, p, "sendmmsg", EPERM, why_tcp, MASKED(3, MSG_FASTOPEN, MSG_FASTOPEN));
 }
 
+/* No set-uid or set-gid bit can be made (systemd's RestrictSUIDSGID=):
+ * a file the command marks so would run with its owner's ids for any
+ * local user after the sandbox is gone.  Every call that sets a mode is
+ * checked bit by bit (one masked comparison per bit: libseccomp takes one
+ * comparison per argument); creating calls only with O_CREAT or
+ * O_TMPFILE; openat2's mode sits behind a pointer, so ENOSYS (libcs fall
+ * back to openat). */
+#define SB_O_CREAT 0100u
+#define SB_O_TMPFILE 020000000u /* __O_TMPFILE: the bit O_TMPFILE adds to O_DIRECTORY */
+static void suid_rules(struct plan *pl, const struct profile *p)
+{
+	static const char why[] = "set-uid/set-gid bits (RestrictSUIDSGID)";
+	static const struct { const char *name; unsigned mode_arg; int flags_arg; } calls[] = {
+		{"chmod", 1, -1}, {"fchmod", 1, -1}, {"fchmodat", 2, -1}, {"fchmodat2", 2, -1},
+		{"mkdir", 1, -1}, {"mkdirat", 2, -1}, {"mknod", 1, -1}, {"mknodat", 2, -1},
+		{"creat", 1, -1}, {"open", 2, 1}, {"openat", 3, 2}};
+	static const unsigned bits[] = {04000 /* S_ISUID */, 02000 /* S_ISGID */};
+	static const unsigned creating[] = {SB_O_CREAT, SB_O_TMPFILE};
+	for (size_t c = 0; c < sizeof calls / sizeof calls[0]; c++)
+		for (size_t b = 0; b < 2; b++) {
+			struct sc_cmp m = MASKED(calls[c].mode_arg, bits[b], bits[b]);
+			if (calls[c].flags_arg < 0) {
+				add1(pl, p, calls[c].name, EPERM, why, m);
+				continue;
+			}
+			for (size_t f = 0; f < 2; f++) {
+				struct sc_cmp two[2] = {MASKED((unsigned)calls[c].flags_arg, creating[f], creating[f]), m};
+				add(pl, p, calls[c].name, EPERM, why, 2, two);
+			}
+		}
+	add(pl, p, "openat2", ENOSYS, "its mode is behind a pointer (RestrictSUIDSGID); libcs fall back to openat", 0, NULL);
+}
+
 void filter_build(const struct profile *p, const struct host *h,
 		  bool tcp_restricted, struct plan *pl)
 {
@@ -192,6 +225,7 @@ void filter_build(const struct profile *p, const struct host *h,
 	 * one, so the query 0xffffffff is refused too, as there). */
 	add1(pl, p, "personality", EPERM, "personality other than the current one",
 	     CMP(0, SC_NE, h->persona));
+	suid_rules(pl, p);
 	socket_rules(pl, p, tcp_restricted);
 
 	for (size_t i = 0; i < p->seccomp_deny.n; i++) {

@@ -442,6 +442,32 @@ static int plan_carve_mounts(struct fitctx *fc, struct sb_err *err)
 	return 0;
 }
 
+/* Everything outside the writable trees read-only and nosuid at the mount
+ * level (as bwrap's --ro-bind / /), the writable trees and tmp brought
+ * back writable, nosuid and nodev: Landlock does not govern chmod, chown,
+ * setxattr or utimensat, which a command running as root could otherwise
+ * use on anything it can reach. */
+static void plan_read_only_root(struct fitctx *fc)
+{
+	const struct profile *p = fc->p;
+	for (size_t i = 0; i < p->writable.v.n; i++)
+		if (fc->wcanon[i] && strcmp(fc->wcanon[i], "/") == 0)
+			return; /* all of it is writable */
+	plan_add_mount(fc->pl, MNT_RO_ROOT, "/", "outside the writable trees", true);
+	for (size_t i = 0; i < p->writable.v.n; i++) {
+		char where[32];
+		if (!fc->wcanon[i])
+			continue;
+		snprintf(where, sizeof where, ".writable[%zu]", i);
+		plan_add_mount(fc->pl, MNT_RW, fc->wcanon[i], where, true)->rw = true;
+	}
+	if (p->tmp) {
+		const char *rel;
+		if (!in_writable(fc, p->tmp, &rel))
+			plan_add_mount(fc->pl, MNT_RW, p->tmp, ".tmp", true)->rw = true;
+	}
+}
+
 static int plan_mounts(struct fitctx *fc, bool need_views, struct sb_err *err)
 {
 	struct plan *pl = fc->pl;
@@ -452,6 +478,7 @@ static int plan_mounts(struct fitctx *fc, bool need_views, struct sb_err *err)
 	if (need_views)
 		plan_views(fc);
 	plan_home(fc, true);
+	plan_read_only_root(fc);
 	/* POSIX shared memory and semaphores (Python multiprocessing,
 	 * Chromium) get a private /dev/shm; the host's stays out of reach. */
 	enum fs_kind k;
@@ -522,6 +549,7 @@ static void plan_expansion(struct fitctx *fc)
 	}
 	plan_home(fc, false);
 	sv_push(&pl->remarks, "no mount namespace: /tmp and /var/tmp are the host's (readable where granted, never writable unless listed); tmp is the private temporary directory (TMPDIR)");
+	sv_push(&pl->remarks, "no mount namespace: Landlock does not govern chmod, chown, xattrs or file times, so the command can change those of any file it owns (as root: any file it can reach) outside the writable trees; set-uid and set-gid bits are still refused by seccomp");
 }
 
 int fit_ns(struct fitctx *fc, struct sb_err *err)

@@ -85,7 +85,7 @@ struct mount_rule *plan_add_mount(struct plan *pl, enum mount_op op, const char 
 		return m;
 	}
 	pl->mounts = xgrow(pl->mounts, pl->nmounts, sizeof *pl->mounts);
-	pl->mounts[pl->nmounts] = (struct mount_rule){op, xstrdup(path), xstrdup(where), is_dir, NULL};
+	pl->mounts[pl->nmounts] = (struct mount_rule){op, xstrdup(path), xstrdup(where), is_dir, NULL, false};
 	return &pl->mounts[pl->nmounts++];
 }
 
@@ -218,7 +218,7 @@ char *plan_json(const struct plan *pl)
 	json_object_set_new(root, "landlock", ll);
 
 	static const char *const ops[] = {"pin", "read_only", "mask_dir", "mask_file",
-		"private_tmp", "view", "keep", "private_tmpfs", "private_devpts"};
+		"private_tmp", "view", "keep", "private_tmpfs", "private_devpts", "read_only_root", "writable"};
 	json_t *ns = json_pack("{s:b, s:b, s:s}", "mount", pl->mount_ns, "network", pl->net_ns,
 			       "carve", pl->expansion ? "expansion" : pl->mount_ns ? "mounts" : "none");
 	json_t *mnts = json_array();

@@ -68,6 +68,8 @@ enum mount_op {
 	MNT_KEEP,      /* inside a view: bring back the original tree or file at this path */
 	MNT_SHM,       /* a private, writable tmpfs (mode 1777) for POSIX shared memory and semaphores */
 	MNT_DEVPTS,    /* a new devpts instance (only the sandbox's own pseudo-terminals), its ptmx bound on /dev/ptmx */
+	MNT_RO_ROOT,   /* "/": every mount read-only and nosuid, in place (first: Landlock does not govern chmod, chown, xattrs, times) */
+	MNT_RW,        /* a writable tree (or tmp) brought back as it was before MNT_RO_ROOT, nosuid and nodev */
 };
 
 /* `path` and `where` are owned.  `is_dir`: MNT_KEEP makes a directory,
@@ -80,6 +82,7 @@ struct mount_rule {
 	char *where;
 	bool is_dir;
 	const char *content;
+	bool rw; /* MNT_KEEP / MNT_RW of a writable tree: cloned before MNT_RO_ROOT, made nosuid and nodev */
 };
 
 /* One part the host cannot enforce: left out (for the notice and

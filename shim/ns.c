@@ -325,12 +325,12 @@ static int clone_sources(const struct plan *pl, int *keepfd, struct sb_err *err)
 {
 	for (size_t i = 0; i < pl->nmounts; i++) {
 		const struct mount_rule *m = &pl->mounts[i];
-		const char *src = m->op == MNT_KEEP ? m->path : m->op == MNT_TMP ? m->content : NULL;
+		const char *src = m->op == MNT_KEEP || m->op == MNT_RW ? m->path : m->op == MNT_TMP ? m->content : NULL;
 		keepfd[i] = -1;
 		if (!src)
 			continue;
 		keepfd[i] = sb_open_tree(AT_FDCWD, src, SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC | SB_AT_RECURSIVE);
-		if (keepfd[i] >= 0 || (m->op == MNT_KEEP && errno == ENOENT))
+		if (keepfd[i] >= 0 || (m->op != MNT_TMP && errno == ENOENT))
 			continue;
 		return sb_fail(err, m->where, src, "cannot bring it into the sandbox: %s", strerror(errno));
 	}
@@ -357,11 +357,27 @@ static int source_of(const struct plan *pl, size_t i, int *keepfd, int *t,
 		return m->op != MNT_PIN && set_ro(*t, true) < 0 ? errno : 0;
 	case MNT_MASK_DIR:
 	case MNT_MASK_FILE:
-	case MNT_KEEP:
-		*what = m->op == MNT_KEEP ? "keeping it inside the view" : "covering it";
-		*t = keepfd[i]; /* masks: cloned read-only by clone_masks() */
+		*what = "covering it";
+		*t = keepfd[i]; /* cloned read-only by clone_masks() */
 		keepfd[i] = -1;
 		return 0;
+	case MNT_KEEP:
+	case MNT_RW: {
+		/* cloned by clone_sources() before the read-only root; a
+		 * writable tree is made nosuid and nodev (only ever adding
+		 * restrictions: a flag locked on a mount cannot be cleared) */
+		*what = m->op == MNT_KEEP ? "keeping it inside the view" : "bringing the writable tree back";
+		*t = keepfd[i];
+		keepfd[i] = -1;
+		struct sb_mount_attr a = {SB_MOUNT_ATTR_NOSUID | SB_MOUNT_ATTR_NODEV, 0, 0, 0};
+		return m->rw && sb_mount_setattr(*t, "", SB_AT_EMPTY_PATH | SB_AT_RECURSIVE, &a) < 0 ? errno : 0;
+	}
+	case MNT_RO_ROOT: {
+		/* in place, recursively: every mount of this namespace */
+		*what = "making everything outside the writable trees read-only";
+		struct sb_mount_attr a = {SB_MOUNT_ATTR_RDONLY | SB_MOUNT_ATTR_NOSUID, 0, 0, 0};
+		return sb_mount_setattr(AT_FDCWD, "/", SB_AT_RECURSIVE, &a) < 0 ? errno : 0;
+	}
 	case MNT_VIEW:
 	case MNT_TMP: {
 		*what = m->op == MNT_VIEW ? "an empty view" : "a private temporary directory";
@@ -408,7 +424,7 @@ int ns_mounts(struct run *r, struct sb_err *err)
 		const struct mount_rule *m = &pl->mounts[i];
 		const char *what = "";
 		int t;
-		if ((m->op == MNT_KEEP || is_mask(m)) && keepfd[i] < 0)
+		if ((m->op == MNT_KEEP || m->op == MNT_RW || is_mask(m)) && keepfd[i] < 0)
 			continue; /* a kept tree that is gone */
 		e = source_of(pl, i, keepfd, &t, &what, err);
 		if (e < 0)

@@ -61,7 +61,7 @@ for who in $USERS; do
 		fi
 		check "$t: the plan carves by $mode with the names listed explicitly" "$mode" "$(carve_of "$who" "$px")"
 		check "$t: control: no carve-out inside the workspace with \"protect\": []" "" \
-			"$(as "$who" "$SB" --check "$relaxed" | $PY -c 'import json,sys; print(" ".join(m["path"] for m in json.load(sys.stdin)["namespaces"]["mounts"] if m["path"].startswith(sys.argv[1])))' "$ctl")"
+			"$(as "$who" "$SB" --check "$relaxed" | $PY -c 'import json,sys; print(" ".join(m["path"] for m in json.load(sys.stdin)["namespaces"]["mounts"] if m["path"].startswith(sys.argv[1]) and m["op"] != "writable"))' "$ctl")"
 		check "$t: no mount rule is an \"occupy\" (no placeholders)" "" \
 			"$( (mount_ops "$who" "$p"; mount_ops "$who" "$px") | grep '^occupy ')"
 		cfg=$(md5sum <"$ws/.git/config")

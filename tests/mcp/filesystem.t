@@ -70,7 +70,7 @@ for who in $USERS; do
 	check_match "$who: wide: the hidden private key: error" '^error read_text_file ' "${lines[1]:-}"
 	if printf '%s' "${lines[2]:-}" | grep -q id_ed25519; then not_ok "$who: wide: the hidden directory lists nothing"; diag "${lines[2]}"; else ok "$who: wide: the hidden directory lists nothing"; fi
 	# an existing file: the server's own checks pass, the open is refused
-	check_match "$who: wide: overwrite a file outside the workspace: error (EACCES)" '^error write_file .*(EACCES|permission denied)' "${lines[3]:-}"
+	check_match "$who: wide: overwrite a file outside the workspace: error (EROFS: read-only mounts; EACCES without)" '^error write_file .*(EROFS|EACCES|permission denied)' "${lines[3]:-}"
 	check_match "$who: wide: write into a readable tree: error" '^error write_file ' "${lines[4]:-}"
 	check_match "$who: wide: the server still serves the workspace (read)" "^ok read_text_file notes of $who\$" "${lines[5]:-}"
 	check_match "$who: wide: ... and write" '^ok write_file ' "${lines[6]:-}"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Filesystem escapes: reading outside every granted tree and writing outside
-# the writable ones are refused (Landlock, EACCES); each denial is paired
+# the writable ones are refused (Landlock, EACCES; with a mount namespace
+# writes meet the read-only mounts first, EROFS); each denial is paired
 # with the same operation succeeding outside the sandbox or with the tree
 # granted, so a sandbox that lets it through fails the test.
 . "$(dirname "$0")/common.sh"
@@ -32,33 +33,42 @@ for who in $USERS; do
 		"$(inside "$who" "$narrow" open-read /etc/passwd)"
 
 	# --- writing outside the writable trees (default: / readable) ---
-	ro="\"writable\":[\"$ws\"]"
-	expect "$who: creating a file outside the writable trees is refused" EACCES \
-		"$(inside "$who" "$ro" open-write "$out/new")"
-	if [ -e "$out/new" ]; then not_ok "$who: ... and nothing was created"; else ok "$who: ... and nothing was created"; fi
-	expect "$who: writing an existing file outside the writable trees is refused" EACCES \
-		"$(inside "$who" "$ro" open-write "$out/existing")"
-	expect "$who: truncating it is refused" EACCES \
-		"$(inside "$who" "$ro" truncate "$out/existing")"
-	expect "$who: removing it is refused" EACCES \
-		"$(inside "$who" "$ro" unlink "$out/existing")"
-	expect "$who: creating a directory outside the writable trees is refused" EACCES \
-		"$(inside "$who" "$ro" mkdir "$out/dir")"
-	check "$who: ... and the file is intact" old "$(cat "$out/existing")"
-	expect "$who: control: creating a file in the workspace works" ok \
-		"$(inside "$who" "$ro" open-write "$ws/new")"
-	expect "$who: control: truncating it works" ok \
-		"$(inside "$who" "$ro" truncate "$ws/new")"
-	expect "$who: control: creating a directory in the workspace works" ok \
-		"$(inside "$who" "$ro" mkdir "$ws/dir")"
-	expect "$who: control: the same write works outside the sandbox" ok \
-		"$(outside "$who" open-write "$out/existing")"
-	expect "$who: control: the same truncate works outside the sandbox" ok \
-		"$(outside "$who" truncate "$out/existing")"
-	expect "$who: control: the same mkdir works outside the sandbox" ok \
-		"$(outside "$who" mkdir "$out/dir")"
-	expect "$who: control: the same unlink works outside the sandbox" ok \
-		"$(outside "$who" unlink "$out/existing")"
+	# With a mount namespace everything outside the writable trees is also
+	# read-only at the mount level, which the kernel checks first (EROFS);
+	# without one Landlock refuses (EACCES).
+	for mode in mounts off; do
+		if [ "$mode" = mounts ]; then E=EROFS; ro="\"writable\":[\"$ws\"]"; else E=EACCES; ro="\"mounts\":\"off\",\"writable\":[\"$ws\"]"; fi
+		t="$who/$mode"
+		echo "old" >"$out/existing"
+		if [ "$who" = nobody ]; then chown $NOBODY:$NOBODY "$out/existing"; fi
+		rm -rf "$out/new" "$out/dir" "$ws/new" "$ws/dir"
+		expect "$t: creating a file outside the writable trees is refused" $E \
+			"$(inside "$who" "$ro" open-write "$out/new")"
+		if [ -e "$out/new" ]; then not_ok "$t: ... and nothing was created"; else ok "$t: ... and nothing was created"; fi
+		expect "$t: writing an existing file outside the writable trees is refused" $E \
+			"$(inside "$who" "$ro" open-write "$out/existing")"
+		expect "$t: truncating it is refused" $E \
+			"$(inside "$who" "$ro" truncate "$out/existing")"
+		expect "$t: removing it is refused" $E \
+			"$(inside "$who" "$ro" unlink "$out/existing")"
+		expect "$t: creating a directory outside the writable trees is refused" $E \
+			"$(inside "$who" "$ro" mkdir "$out/dir")"
+		check "$t: ... and the file is intact" old "$(cat "$out/existing")"
+		expect "$t: control: creating a file in the workspace works" ok \
+			"$(inside "$who" "$ro" open-write "$ws/new")"
+		expect "$t: control: truncating it works" ok \
+			"$(inside "$who" "$ro" truncate "$ws/new")"
+		expect "$t: control: creating a directory in the workspace works" ok \
+			"$(inside "$who" "$ro" mkdir "$ws/dir")"
+		expect "$t: control: the same write works outside the sandbox" ok \
+			"$(outside "$who" open-write "$out/existing")"
+		expect "$t: control: the same truncate works outside the sandbox" ok \
+			"$(outside "$who" truncate "$out/existing")"
+		expect "$t: control: the same mkdir works outside the sandbox" ok \
+			"$(outside "$who" mkdir "$out/dir")"
+		expect "$t: control: the same unlink works outside the sandbox" ok \
+			"$(outside "$who" unlink "$out/existing")"
+	done
 done
 
 # Raw block devices are never reachable through a readable tree (/dev is

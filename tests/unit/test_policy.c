@@ -1114,8 +1114,9 @@ static void test_not_yet(void)
 	run_free(&r);
 	run_fit(&r, "{'writable':['/w'],'protect':[]}", &h, &big_fs);
 	if (fit_ok(&r, "empty protect list"))
-		ok(!mount_at(&r.pl, "/w") && mount_is(&r.pl, "/tmp", MNT_TMP) && r.pl.mount_ns,
-		   "protect: [] on ABI 9: no carve-out, a namespace for the private /tmp only");
+		ok(mount_is(&r.pl, "/w", MNT_RW) && mount_is(&r.pl, "/tmp", MNT_TMP) && r.pl.mount_ns &&
+		   mount_is(&r.pl, "/", MNT_RO_ROOT) && r.pl.nmounts == 5 /* /, /tmp, /var/tmp, /w, /dev/shm */,
+		   "protect: [] on ABI 9: no carve-out; the read-only root, the workspace brought back, private /tmp");
 	run_free(&r);
 	run_fit(&r, "{'tcp_connect':[443]}", &h, &big_fs);
 	fit_refused(&r, "port list with network off", ".tcp_connect", "need network \"on\"");
@@ -1241,7 +1242,8 @@ static void test_carves(void)
 	run_free(&r);
 	run_fit(&r, "{'writable':['/tmp'],'protect':[]}", &h, &repo_fs);
 	if (fit_ok(&r, "/tmp writable"))
-		ok(!mount_at(&r.pl, "/tmp") && mount_is(&r.pl, "/run", MNT_VIEW), "no view of a writable /tmp");
+		ok(mount_is(&r.pl, "/tmp", MNT_RW) && mount_at(&r.pl, "/tmp")->rw && mount_is(&r.pl, "/run", MNT_VIEW),
+		   "a writable /tmp is the host's, brought back writable (nosuid) after the read-only root");
 	run_free(&r);
 	h = host_abi(9);
 	run_fit(&r, "{'writable':['/r'],'protect':[]}", &h, &repo_fs);
