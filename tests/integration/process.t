@@ -65,7 +65,9 @@ except OSError as e: print(e.errno == 24, max(fds) < 64)'
 			sleep 0.05
 		done
 		fds=$(ls /proc/"$pid"/fd 2>&1 | sort -n | tr '\n' ' ')
-		kill "$pid" 2>/dev/null
+		# no pid file (the run failed to write it): stop the background
+		# run itself rather than wait for its sleep
+		kill "${pid:-$bg}" 2>/dev/null
 		wait "$bg"
 		check "$t: the command's open descriptors are exactly 0 1 2 5 9" "0 1 2 5 9 " "$fds"
 		sbrun "$who" "$(prof "$style" "$ws" '"keep_fds":[8]')" true
