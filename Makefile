@@ -106,8 +106,13 @@ distclean: clean
 
 # ==== reliability suite (issue 5): check-kernels, fuzz, check-asan, lint ====
 # The sanitizer, fuzzer and analyzer builds are glibc builds beside the
-# static musl binary, against Debian's libjansson-dev, libseccomp-dev and
-# libcap-ng-dev (scripts/setup); their objects live under build/asan.
+# static musl binary, against Debian's libjansson-dev and libcap-ng-dev;
+# their objects live under build/asan.  Each target installs the Debian
+# packages it needs when they are missing (scripts/need, as root; the
+# groups are in scripts/packages; scripts/setup --reliability installs
+# them all at once), so scripts/setup stays what make and make check need.
+need-glibc need-lint need-fuzz need-check-kernels:
+	scripts/need --for $(@:need-%=%)
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 GLIBC_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -Wvla -Wshadow \
 	-Wformat=2 -fno-strict-aliasing -Ibuild/asan -Ibuild/asan/libseccomp/include
@@ -121,7 +126,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_BIN := build/fuzz/fuzz_policy
 GUEST_HELPERS := build/guest/setuid-exec
 
-$(GLIBC_SECCOMP): | $(DEPS)/stamp
+$(GLIBC_SECCOMP): | $(DEPS)/stamp need-glibc
 	rm -rf build/asan/libseccomp && mkdir -p build/asan/libseccomp
 	suite=$$(sed -n 's/.*LIBSECCOMP_VERSION ".* (\(.*\))"/\1/p' $(DEPS)/versions.h) && \
 	dsc=$$(ls $(DEPS)/src/libseccomp/$$suite/*.dsc | head -n1) && \
@@ -172,7 +177,7 @@ check-asan: build/asan/__sandbox build/asan/unit_policy build/asan/replay $(HELP
 	@if [ -n "$$(ls build/asan/reports)" ]; then cat build/asan/reports/*; \
 	  echo "check-asan: sanitizer reports above" >&2; exit 1; fi
 
-$(FUZZ_BIN): tests/fuzz/fuzz_policy.c $(POLICY_SRC) $(wildcard policy/*.h) build/asan/versions.h
+$(FUZZ_BIN): tests/fuzz/fuzz_policy.c $(POLICY_SRC) $(wildcard policy/*.h) build/asan/versions.h | need-fuzz
 	@mkdir -p $(dir $@)
 	clang $(GLIBC_CFLAGS) -fsanitize=fuzzer $(SAN) -o $@ tests/fuzz/fuzz_policy.c $(POLICY_SRC) $(GLIBC_LIBS)
 
@@ -191,7 +196,7 @@ fuzz: $(FUZZ_BIN)
 # cppcheck and gcc's static analyzer over shim/ and policy/; every finding
 # fails.  Suppressions are inline (cppcheck-suppress / #pragma) with a
 # comment saying why.
-lint: build/asan/versions.h
+lint: build/asan/versions.h | need-lint
 	cppcheck --quiet --error-exitcode=1 --inline-suppr --std=c11 \
 	  --enable=warning,style,performance,portability \
 	  -Ibuild/asan -Ipolicy -Ishim policy shim
@@ -204,8 +209,8 @@ build/guest/%: tests/guest/%.c | $(DEPS)/stamp
 
 # The in-guest suite on Debian's 6.1, 6.12 and 7.x kernels under qemu, and
 # natively on this machine's kernel; writes doc/kernel-matrix.md.
-check-kernels: __sandbox $(HELPERS) $(GUEST_HELPERS)
+check-kernels: __sandbox $(HELPERS) $(GUEST_HELPERS) | need-check-kernels
 	scripts/kernel-matrix
 
-.PHONY: check-asan fuzz lint check-kernels
+.PHONY: check-asan fuzz lint check-kernels need-glibc need-lint need-fuzz need-check-kernels
 # ==== end of the reliability suite block ====
