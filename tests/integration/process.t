@@ -18,8 +18,12 @@ for who in $USERS; do
 $ws/sub dir
 inside"
 		check "$t: cwd: relative write landed in cwd" new "$(cat "$ws/sub dir/made.txt" 2>&1)"
+		# from a directory visible inside the sandbox: prove's own (the
+		# checkout) may be under /tmp, which the mount views replace
+		cd "$ws/sub dir" || exit 1
 		sbrun "$who" "$(prof "$style" "$ws")" /bin/pwd
 		expect "$t: no cwd: unchanged from the parent's" 0 "$(as "$who" /bin/pwd 2>&1)"
+		cd "$REPO" || exit 1
 
 		# rlimits
 		sbrun "$who" "$(prof "$style" "$ws" '"rlimits":{"nofile":[64,64]}')" sh -c 'ulimit -n; ulimit -Hn'
