@@ -4,13 +4,20 @@
 // on the command line, so it is neither limited by ARG_MAX nor visible in
 // /proc/PID/cmdline.  The shim then becomes the command: same pid, same
 // stdin/stdout (an MCP server speaks its protocol on them unchanged).  If
-// the shim refuses to start the command (exit status 125 and one
-// "__sandbox: ..." line on stderr), Wait returns a *RefusedError carrying
-// that line.
+// the command never ran, the shim exits with one "__sandbox: ..." line on
+// stderr and Wait returns a *SandboxError carrying that line and the exit
+// status, which errors.Is matches against:
+//
+//	ErrRefused (125): the sandbox could not be set up (profile, a required
+//	  part this host cannot enforce, a setup syscall);
+//	ErrNotExecutable (126): the command exists but could not be executed
+//	  (the line says whether the file mode or the profile is why);
+//	ErrNotFound (127): the command was not found.
 //
 //	p, err := Start(profile, []string{"my-mcp-server"}, stdin, stdout)
 //	...
-//	err = p.Wait() // nil, *exec.ExitError, or *RefusedError
+//	err = p.Wait() // nil, *exec.ExitError, or *SandboxError
+//	if errors.Is(err, ErrNotFound) { ... }
 //
 // As a program: sandboxed WORKSPACE -- COMMAND [ARG...] runs COMMAND with
 // WORKSPACE writable, the system directories readable, no network and a
@@ -30,10 +37,27 @@ import (
 	"syscall"
 )
 
-// RefusedError: __sandbox did not start the command.
-type RefusedError struct{ Message string }
+// The kinds of *SandboxError, for errors.Is.
+var (
+	ErrRefused       = errors.New("the sandbox refused to start the command")
+	ErrNotExecutable = errors.New("the sandbox could not execute the command")
+	ErrNotFound      = errors.New("the sandbox could not find the command")
+)
 
-func (e *RefusedError) Error() string { return e.Message }
+// kinds maps the shim's exit statuses to them.
+var kinds = map[int]error{125: ErrRefused, 126: ErrNotExecutable, 127: ErrNotFound}
+
+// SandboxError: __sandbox did not run the command.  Message is the shim's
+// one line, ExitCode its exit status (125, 126 or 127).
+type SandboxError struct {
+	ExitCode int
+	Message  string
+}
+
+func (e *SandboxError) Error() string { return e.Message }
+
+// Is matches ErrRefused, ErrNotExecutable or ErrNotFound by ExitCode.
+func (e *SandboxError) Is(target error) bool { return kinds[e.ExitCode] == target }
 
 // Process is a command running under __sandbox.
 type Process struct {
@@ -90,15 +114,15 @@ func Start(profile any, argv []string, stdin io.Reader, stdout io.Writer) (*Proc
 	return p, nil
 }
 
-// Wait for the command; a *RefusedError if the shim refused to start it.
+// Wait for the command; a *SandboxError if it never ran.
 func (p *Process) Wait() error {
 	<-p.done // all of stderr read before Wait closes the pipe
 	err := p.Cmd.Wait()
 	var exit *exec.ExitError
-	// after exec the shim prints nothing more: an error line with 125
-	// means the command never ran
-	if errors.As(err, &exit) && exit.ExitCode() == 125 && p.errLine != "" {
-		return &RefusedError{p.errLine}
+	// after exec the shim prints nothing more: an error line with 125,
+	// 126 or 127 means the command never ran
+	if errors.As(err, &exit) && kinds[exit.ExitCode()] != nil && p.errLine != "" {
+		return &SandboxError{exit.ExitCode(), p.errLine}
 	}
 	return err
 }
@@ -125,12 +149,14 @@ func main() {
 		os.Exit(125)
 	}
 	err = p.Wait()
-	var refused *RefusedError
+	var sberr *SandboxError
 	var exit *exec.ExitError
 	switch {
-	case errors.As(err, &refused):
-		fmt.Fprintf(os.Stderr, "sandboxed: the sandbox refused to start %s: %s\n", args[2], refused.Message)
-		os.Exit(125)
+	case errors.As(err, &sberr):
+		// "the sandbox refused to start", "... could not execute", "... could not find"
+		what := strings.TrimSuffix(kinds[sberr.ExitCode].Error(), " the command")
+		fmt.Fprintf(os.Stderr, "sandboxed: %s %s: %s\n", what, args[2], sberr.Message)
+		os.Exit(sberr.ExitCode)
 	case errors.As(err, &exit):
 		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			os.Exit(128 + int(ws.Signal())) // as a shell reports it

@@ -4,14 +4,20 @@
 // The profile travels on a pipe (fd:3), never on the command line, so it
 // is neither limited by ARG_MAX nor visible in /proc/PID/cmdline.  The shim
 // then becomes the command: same pid, same stdin/stdout (an MCP server
-// speaks its protocol on them unchanged).  If the shim refuses to start the
-// command (exit status 125 and one "__sandbox: ..." line on stderr),
-// `child.done` rejects with a SandboxRefused carrying that line.
+// speaks its protocol on them unchanged).  If the command never ran, the
+// shim exits with one "__sandbox: ..." line on stderr and `child.done`
+// rejects with that line as the message and the status in `exitCode`:
+//   SandboxRefused (125): the sandbox could not be set up (profile, a
+//     required part this host cannot enforce, a setup syscall);
+//   CommandNotExecutable (126): the command exists but could not be
+//     executed (the line says whether the file mode or the profile is why);
+//   CommandNotFound (127): the command was not found.
+// All three are SandboxErrors.
 //
 //   const { spawnSandboxed } = require('./sandboxed');
 //   const child = spawnSandboxed({ writable: [workspace] }, ['my-mcp-server']);
 //   child.stdin.write(...); child.stdout.on('data', ...);
-//   const { code } = await child.done;    // or SandboxRefused
+//   const { code } = await child.done;    // or a SandboxError
 //
 // As a program: `sandboxed.js WORKSPACE -- COMMAND [ARG...]` runs COMMAND
 // with WORKSPACE writable, the system directories readable, no network and
@@ -20,7 +26,28 @@
 'use strict';
 const { spawn } = require('child_process');
 
-class SandboxRefused extends Error {}
+// __sandbox did not run the command: message is the shim's one line,
+// exitCode its exit status (125, 126 or 127).
+class SandboxError extends Error {
+	constructor(message, exitCode) {
+		super(message);
+		this.name = new.target.name;
+		this.exitCode = exitCode;
+	}
+}
+// 125: the sandbox could not be set up, nothing ran.
+class SandboxRefused extends SandboxError {
+	constructor(message) { super(message, 125); }
+}
+// 126: the command exists but could not be executed.
+class CommandNotExecutable extends SandboxError {
+	constructor(message) { super(message, 126); }
+}
+// 127: the command was not found (on the sandbox's PATH).
+class CommandNotFound extends SandboxError {
+	constructor(message) { super(message, 127); }
+}
+const ERRORS = { 125: SandboxRefused, 126: CommandNotExecutable, 127: CommandNotFound };
 
 // spawn() of argv confined by profile (an object).  options.stdio gives
 // stdin and stdout (default 'pipe', 'pipe'); stderr is read here: the
@@ -59,9 +86,9 @@ function spawnSandboxed(profile, argv, options = {}) {
 		child.on('close', (code, signal) => {
 			if (partial) process.stderr.write(partial);
 			// after exec the shim prints nothing more: an error line
-			// with 125 means the command never ran
-			if (code === 125 && errors.length)
-				reject(new SandboxRefused(errors[errors.length - 1]));
+			// with 125, 126 or 127 means the command never ran
+			if (ERRORS[code] && errors.length)
+				reject(new ERRORS[code](errors[errors.length - 1]));
 			else
 				resolve({ code, signal });
 		});
@@ -89,13 +116,18 @@ async function main(args) {
 		const { code, signal } = await child.done;
 		return signal ? 128 + require('os').constants.signals[signal] : code;
 	} catch (e) {
-		if (!(e instanceof SandboxRefused)) throw e;
-		process.stderr.write(`sandboxed.js: the sandbox refused to start ${args[2]}: ${e.message}\n`);
-		return 125;
+		if (!(e instanceof SandboxError)) throw e;
+		const what = { 125: 'the sandbox refused to start', 126: 'the sandbox could not execute',
+			127: 'the sandbox could not find' }[e.exitCode];
+		process.stderr.write(`sandboxed.js: ${what} ${args[2]}: ${e.message}\n`);
+		return e.exitCode;
 	}
 }
 
-module.exports = { spawnSandboxed, workspaceProfile, SandboxRefused };
+module.exports = {
+	spawnSandboxed, workspaceProfile,
+	SandboxError, SandboxRefused, CommandNotExecutable, CommandNotFound,
+};
 
 if (require.main === module)
 	main(process.argv.slice(2)).then((code) => { process.exitCode = code; });

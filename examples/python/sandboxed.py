@@ -4,15 +4,23 @@
 The profile travels on a pipe (``fd:N``), never on the command line, so it
 is neither limited by ARG_MAX nor visible in /proc/PID/cmdline.  The shim
 then becomes the command: same pid, same stdin/stdout (an MCP server speaks
-its protocol on them unchanged).  If the shim refuses to start the command
-(exit status 125 and one ``__sandbox: ...`` line on stderr), ``wait()``
-raises ``SandboxRefused`` with that line.
+its protocol on them unchanged).  If the command never ran, the shim exits
+with one ``__sandbox: ...`` line on stderr and ``wait()`` raises, with that
+line as the message and the status in ``exit_code``:
+
+- ``SandboxRefused`` (125): the sandbox could not be set up (profile, a
+  required part this host cannot enforce, a setup syscall);
+- ``CommandNotExecutable`` (126): the command exists but could not be
+  executed (the line says whether the file mode or the profile is why);
+- ``CommandNotFound`` (127): the command was not found.
+
+All three are ``SandboxError``s.
 
     from sandboxed import spawn, wait
     proc = spawn({"writable": [workspace]}, ["my-mcp-server"],
                  stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     ...                      # speak to proc.stdin / proc.stdout
-    wait(proc)               # exit status, or SandboxRefused
+    wait(proc)               # exit status, or a SandboxError
 
 As a program: ``sandboxed.py WORKSPACE -- COMMAND [ARG...]`` runs COMMAND
 with WORKSPACE writable, the system directories readable, no network and a
@@ -26,8 +34,36 @@ import sys
 import threading
 
 
-class SandboxRefused(RuntimeError):
-    """__sandbox did not start the command; str() is the shim's message."""
+class SandboxError(RuntimeError):
+    """__sandbox did not run the command; str() is the shim's one-line
+    message, ``exit_code`` its exit status (125, 126 or 127)."""
+
+    exit_code = None
+    what = "the sandbox did not run"
+
+
+class SandboxRefused(SandboxError):
+    """125: the sandbox could not be set up, nothing ran."""
+
+    exit_code = 125
+    what = "the sandbox refused to start"
+
+
+class CommandNotExecutable(SandboxError):
+    """126: the command exists but could not be executed."""
+
+    exit_code = 126
+    what = "the sandbox could not execute"
+
+
+class CommandNotFound(SandboxError):
+    """127: the command was not found (on the sandbox's PATH)."""
+
+    exit_code = 127
+    what = "the sandbox could not find"
+
+
+ERRORS = {c.exit_code: c for c in (SandboxRefused, CommandNotExecutable, CommandNotFound)}
 
 
 def spawn(profile, argv, sandbox=None, **popen_kw):
@@ -72,13 +108,15 @@ def spawn(profile, argv, sandbox=None, **popen_kw):
 
 
 def wait(proc, timeout=None):
-    """The command's exit status; SandboxRefused if the shim refused."""
+    """The command's exit status; a SandboxError (SandboxRefused,
+    CommandNotExecutable, CommandNotFound) if it never ran."""
     code = proc.wait(timeout)
     proc.stderr_thread.join()
     # After exec the shim prints nothing more, so a shim error line means
-    # the command never ran (and 125 is the shim's, not the command's).
-    if code == 125 and proc.sandbox_errors:
-        raise SandboxRefused(proc.sandbox_errors[-1])
+    # the command never ran (and 125, 126 or 127 is the shim's, not the
+    # command's own).
+    if code in ERRORS and proc.sandbox_errors:
+        raise ERRORS[code](proc.sandbox_errors[-1])
     return code
 
 
@@ -99,9 +137,9 @@ def main(args):
     proc = spawn(workspace_profile(args[0]), args[2:])
     try:
         return wait(proc)
-    except SandboxRefused as e:
-        print(f"sandboxed.py: the sandbox refused to start {args[2]}: {e}", file=sys.stderr)
-        return 125
+    except SandboxError as e:
+        print(f"sandboxed.py: {e.what} {args[2]}: {e}", file=sys.stderr)
+        return e.exit_code
 
 
 if __name__ == "__main__":

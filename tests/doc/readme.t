@@ -2,7 +2,8 @@
 # The README's Python and Node snippets (wrapping an MCP server) are run as
 # written, against the real @modelcontextprotocol/server-filesystem: the
 # parent speaks MCP through them (initialize, tools/call write_file), and a
-# refusal surfaces as the error the README names.  As root and uid 65534.
+# refusal (125) or a server not found (127) surfaces as the error the README
+# names.  As root and uid 65534.
 . "$(dirname "$0")/../lib.sh"
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 need_mcp_server
@@ -93,5 +94,12 @@ for who in $USERS; do
 	out=$(cd "$V/r" && as "$who" env PATH="$T:$V/bin:$PATH" /usr/bin/node run.js "$T/missing-ws" 2>/dev/null)
 	check_match "$who: README Node snippet: a refusal rejects with SandboxRefused" \
 		"^SandboxRefused: __sandbox: profile \.writable\[0\] \"$T/missing-ws\": No such file or directory" "$out"
+	# the server is not on PATH (no $V/bin): 127, CommandNotFound
+	out=$(cd "$V/r" && as "$who" env PATH="$T:$PATH" /usr/bin/python3 run.py "$ws" 2>&1)
+	check_match "$who: README Python snippet: a server not on PATH raises CommandNotFound with the shim's line" \
+		'CommandNotFound: __sandbox: "mcp-server-filesystem": command not found on PATH' "$out"
+	out=$(cd "$V/r" && as "$who" env PATH="$T:$PATH" /usr/bin/node run.js "$ws" 2>/dev/null)
+	check_match "$who: README Node snippet: a server not on PATH rejects with CommandNotFound" \
+		'^CommandNotFound: __sandbox: "mcp-server-filesystem": command not found on PATH' "$out"
 done
 done_testing

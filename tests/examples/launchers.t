@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # examples/{python,node,go}: each launcher builds a profile, hands it to
 # __sandbox on a pipe (fd:N, never argv), starts a small stdio server under
-# it, and turns the shim's refusal (125) into an error its caller sees.
+# it, and turns the shim's own failures into errors its caller sees: 125
+# (refused: SandboxRefused), 126 (not executable: CommandNotExecutable),
+# 127 (not found: CommandNotFound), each carrying the shim's one line.
 # Run as root and as uid 65534; Go is skipped (with the reason) when no Go
 # toolchain is installed (scripts/setup installs golang-go).
 . "$(dirname "$0")/../lib.sh"
@@ -32,6 +34,15 @@ if [ -n "$GO" ]; then
 	    "$GO" build -o "$T/bin/sandboxed-go" . 2>"$T/go/err"); then
 		ok "go: the launcher builds"
 		launchers+=("go:$T/bin/sandboxed-go")
+		# the library form: *SandboxError and errors.Is (sandboxed_test.go)
+		gows=$(mkws root go-test)
+		if (cd "$EX/go" && HOME=$T/go GOCACHE=$T/go/cache GOPATH=$T/go/path GOPROXY=off GOFLAGS=-mod=mod \
+		    SANDBOX="$SB" SB_WORKSPACE="$gows" "$GO" test -count=1 . >"$T/go/test" 2>&1); then
+			ok "go library: refusal, not executable, not found as *SandboxError matching ErrRefused, ErrNotExecutable, ErrNotFound"
+		else
+			not_ok "go library: refusal, not executable, not found as *SandboxError matching ErrRefused, ErrNotExecutable, ErrNotFound"
+			diag "$(cat "$T/go/test")"
+		fi
 	else
 		not_ok "go: the launcher builds"
 		diag "$(cat "$T/go/err")"
@@ -81,9 +92,28 @@ for l in "${launchers[@]}"; do
 		check "$t: a refusal comes back as 125" 125 "$rc"
 		check_match "$t: ... with the shim's message" \
 			"the sandbox refused to start /usr/bin/true: __sandbox: profile \.writable\[0\] \"$T/no-such-workspace\": No such file or directory" "$out"
-		# a command exiting 125 by itself is not a refusal
-		out=$(as "$who" env SANDBOX="$SB" $cmd "$ws" -- /bin/sh -c 'exit 125' 2>&1 </dev/null); rc=$?
-		check "$t: the command's own 125 is not reported as a refusal" "125 " "$rc $(printf '%s' "$out" | grep -v '^__sandbox: notice: ' | grep refused)"
+		# not executable (126): the file mode, then the profile, is why
+		: >"$ws/not-exec"
+		chmod 644 "$ws/not-exec"
+		out=$(as "$who" env SANDBOX="$SB" $cmd "$ws" -- "$ws/not-exec" 2>&1 </dev/null); rc=$?
+		check "$t: a command that cannot be executed comes back as 126" 126 "$rc"
+		check_match "$t: ... with the shim's message" \
+			"the sandbox could not execute $ws/not-exec: __sandbox: \"$ws/not-exec\": cannot execute: the file mode \(0644\) does not allow it" "$out"
+		# not found (127), on the PATH the profile keeps
+		out=$(as "$who" env SANDBOX="$SB" $cmd "$ws" -- no-such-command-sb 2>&1 </dev/null); rc=$?
+		check "$t: a command that is not found comes back as 127" 127 "$rc"
+		check_match "$t: ... with the shim's message" \
+			'the sandbox could not find no-such-command-sb: __sandbox: "no-such-command-sb": command not found on PATH' "$out"
+		out=$(as "$who" env SANDBOX="$SB" $cmd "$ws" -- "$ws/no-such-file" 2>&1 </dev/null); rc=$?
+		check "$t: a missing path comes back as 127" 127 "$rc"
+		check_match "$t: ... with the shim's message" \
+			"the sandbox could not find $ws/no-such-file: __sandbox: \"$ws/no-such-file\": command not found" "$out"
+		# a command exiting 125, 126 or 127 by itself is not the shim's failure
+		for c in 125 126 127; do
+			out=$(as "$who" env SANDBOX="$SB" $cmd "$ws" -- /bin/sh -c "exit $c" 2>&1 </dev/null); rc=$?
+			check "$t: the command's own $c is passed on, not reported as the sandbox's" "$c " \
+				"$rc $(printf '%s' "$out" | grep -v '^__sandbox: notice: ' | grep 'the sandbox')"
+		done
 	done
 done
 
@@ -91,9 +121,12 @@ done
 # speaking to a line server on its stdin/stdout
 for who in $USERS; do
 	ws=$(mkws "$who" lib)
+	# an executable file outside the profile's executable trees (126)
+	cp "$HELPERS/nop" "$ws/prog"
+	chmod 755 "$ws/prog"
 	out=$(cd "$EX/python" && as "$who" env SANDBOX="$SB" /usr/bin/python3 -c '
 import subprocess, sys
-from sandboxed import spawn, wait, SandboxRefused
+from sandboxed import spawn, wait, SandboxError, SandboxRefused, CommandNotExecutable, CommandNotFound
 ws = sys.argv[1]
 p = spawn({"writable": [ws]}, ["/bin/sh", "-c", "read l; echo got $l; echo $l > \"$0\"/f", ws],
           stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -103,11 +136,22 @@ try:
     wait(spawn({"writable": ["/nonexistent"]}, ["true"]))
 except SandboxRefused as e:
     print("refused:", e)
+for profile, argv, cls in (({"writable": [ws], "executable": ["/usr"]}, [ws + "/prog"], CommandNotExecutable),
+                           ({"writable": [ws], "env": {"set": {"PATH": "/usr/bin"}}}, ["no-such-command-sb"], CommandNotFound)):
+    try:
+        print("| ran", wait(spawn(profile, argv)))
+    except SandboxError as e:
+        print("|", type(e).__name__, isinstance(e, cls), e.exit_code, e)
 ' "$ws" 2>/dev/null)
 	check "$who: python library: request, reply, exit status, refusal" \
-		"got hi 0 refused: __sandbox: profile .writable[0] \"/nonexistent\": No such file or directory" "$(echo $out)"
+		"got hi 0 refused: __sandbox: profile .writable[0] \"/nonexistent\": No such file or directory" "$(echo "$out" | sed '/^|/d' | tr '\n' ' ' | sed 's/ $//')"
+	check_match "$who: python library: CommandNotExecutable (126) when the profile does not allow executing" \
+		'^\| CommandNotExecutable True 126 __sandbox: profile \.executable "'"$ws"'/prog": cannot execute: the file is not inside the profile.s executable trees' "$(echo "$out" | sed -n 3p)"
+	check "$who: python library: CommandNotFound (127) on the profile's PATH" \
+		'| CommandNotFound True 127 __sandbox: "no-such-command-sb": command not found on PATH (/usr/bin)' "$(echo "$out" | sed -n 4p)"
 	out=$(cd "$EX/node" && as "$who" env SANDBOX="$SB" /usr/bin/node -e '
-const { spawnSandboxed, SandboxRefused } = require("./sandboxed");
+const s = require("./sandboxed");
+const { spawnSandboxed, SandboxRefused } = s;
 const ws = process.argv[1];
 (async () => {
   const c = spawnSandboxed({ writable: [ws] }, ["/bin/sh", "-c", "read l; echo got $l", ws]);
@@ -117,8 +161,17 @@ const ws = process.argv[1];
   console.log(out.trim(), code);
   try { await spawnSandboxed({ writable: ["/nonexistent"] }, ["true"]).done; }
   catch (e) { console.log(e instanceof SandboxRefused ? "refused:" : "other:", e.message); }
+  for (const [profile, argv, cls] of [[{ writable: [ws], executable: ["/usr"] }, [ws + "/prog"], s.CommandNotExecutable],
+                                      [{ writable: [ws], env: { set: { PATH: "/usr/bin" } } }, ["no-such-command-sb"], s.CommandNotFound]]) {
+    try { await spawnSandboxed(profile, argv).done; console.log("| ran"); }
+    catch (e) { console.log("|", e.name, e instanceof cls && e instanceof s.SandboxError, e.exitCode, e.message); }
+  }
 })();' "$ws" 2>/dev/null)
 	check "$who: node library: request, reply, exit status, refusal" \
-		"got hi 0 refused: __sandbox: profile .writable[0] \"/nonexistent\": No such file or directory" "$(echo $out)"
+		"got hi 0 refused: __sandbox: profile .writable[0] \"/nonexistent\": No such file or directory" "$(echo "$out" | sed '/^|/d' | tr '\n' ' ' | sed 's/ $//')"
+	check_match "$who: node library: CommandNotExecutable (126) when the profile does not allow executing" \
+		'^\| CommandNotExecutable true 126 __sandbox: profile \.executable "'"$ws"'/prog": cannot execute: the file is not inside the profile.s executable trees' "$(echo "$out" | sed -n 3p)"
+	check "$who: node library: CommandNotFound (127) on the profile's PATH" \
+		'| CommandNotFound true 127 __sandbox: "no-such-command-sb": command not found on PATH (/usr/bin)' "$(echo "$out" | sed -n 4p)"
 done
 done_testing

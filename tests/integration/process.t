@@ -18,8 +18,12 @@ for who in $USERS; do
 $ws/sub dir
 inside"
 		check "$t: cwd: relative write landed in cwd" new "$(cat "$ws/sub dir/made.txt" 2>&1)"
+		# from a directory visible inside the sandbox: prove's own (the
+		# checkout) may be under /tmp, which the mount views replace
+		cd "$ws/sub dir" || exit 1
 		sbrun "$who" "$(prof "$style" "$ws")" /bin/pwd
 		expect "$t: no cwd: unchanged from the parent's" 0 "$(as "$who" /bin/pwd 2>&1)"
+		cd "$REPO" || exit 1
 
 		# rlimits
 		sbrun "$who" "$(prof "$style" "$ws" '"rlimits":{"nofile":[64,64]}')" sh -c 'ulimit -n; ulimit -Hn'
@@ -65,7 +69,9 @@ except OSError as e: print(e.errno == 24, max(fds) < 64)'
 			sleep 0.05
 		done
 		fds=$(ls /proc/"$pid"/fd 2>&1 | sort -n | tr '\n' ' ')
-		kill "$pid" 2>/dev/null
+		# no pid file (the run failed to write it): stop the background
+		# run itself rather than wait for its sleep
+		kill "${pid:-$bg}" 2>/dev/null
 		wait "$bg"
 		check "$t: the command's open descriptors are exactly 0 1 2 5 9" "0 1 2 5 9 " "$fds"
 		sbrun "$who" "$(prof "$style" "$ws" '"keep_fds":[8]')" true
