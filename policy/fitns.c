@@ -549,6 +549,7 @@ static void plan_expansion(struct fitctx *fc)
 	}
 	plan_home(fc, false);
 	sv_push(&pl->remarks, "no mount namespace: /tmp and /var/tmp are the host's (readable where granted, never writable unless listed); tmp is the private temporary directory (TMPDIR)");
+	sv_push(&pl->remarks, "no mount namespace: no private /dev/shm; the host's is reachable only when devices lists /dev/shm (POSIX semaphores, Python's multiprocessing need it)");
 	sv_push(&pl->remarks, "no mount namespace: Landlock does not govern chmod, chown, xattrs or file times, so the command can change those of any file it owns (as root: any file it can reach) outside the writable trees; set-uid and set-gid bits are still refused by seccomp");
 }
 
