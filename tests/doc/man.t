@@ -61,4 +61,22 @@ if [ "$(id -u)" = 0 ]; then
 else
 	skip "make install is checked as root"
 fi
+
+# The container example runs where the runtime refuses namespaces
+# (tests/helpers/nons), its user switch aside (that needs the image's
+# /etc/passwd: tests/user/user.t) and its workspace made here.
+ex=$(awk '/^# \/etc\/sandbox.json/ {on=1; next} on && /^#/ {next} on {print} on && /}}$/ {exit}' "$MAN")
+check_match "the container example is in the man page" '"user": \{"name": "app"\}' "$ex"
+if [ ! -x "$HELPERS/nons" ]; then
+	skip "build/helpers/nons not built (make tests)"
+elif [ "$ABI" -lt 6 ]; then
+	skip "Landlock ABI $ABI: the example's default signal scope needs ABI 6"
+else
+	cws=$T/container-home
+	mkdir -p "$cws"
+	p=$(printf '%s' "$ex" | /usr/bin/python3 -c 'import json, sys; d = json.load(sys.stdin); d.pop("user"); d["writable"] = [sys.argv[1]]; print(json.dumps(d))' "$cws")
+	out=$("$HELPERS/nons" "$SB" "$p" -- /bin/sh -c 'echo ok > "$1/f" && cat "$1/f"' sh "$cws" 2>"$T/err"); rc=$?
+	check "the container example runs with namespaces refused" "0 ok" "$rc $out"
+	[ "$rc" = 0 ] || diag "$(cat "$T/err")"
+fi
 done_testing

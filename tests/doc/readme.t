@@ -7,8 +7,9 @@
 . "$(dirname "$0")/../lib.sh"
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 need_mcp_server
-# Inside the sandbox the server is found on PATH ($V/bin); the default
-# profile (readable /) reaches $T, which tests/lib.sh keeps out of /tmp.
+# Inside the sandbox the server is found on PATH ($V/bin); the snippets'
+# profile reads only the system and server_dir ($V), so the test also
+# proves the server needs nothing else.
 V=$T/readme
 mkdir -p "$V"
 cp -r "$NM" "$V/node_modules"
@@ -28,6 +29,7 @@ check_match "README: a Node snippet" 'spawnSandboxed\(' "$js"
 	echo 'signal.alarm(60)  # a broken server must not hang the suite'
 	echo "sys.path.insert(0, \"$V/r/examples/python\")"
 	echo 'workspace = sys.argv[1]'
+	echo "server_dir = \"$V\""
 	echo '# ---- README snippet ----'
 	printf '%s\n' "$py"
 	echo '# ---- end ----'
@@ -53,6 +55,7 @@ PY
 {
 	echo "setTimeout(() => { console.log('timeout'); process.exit(1); }, 60000).unref();"
 	echo 'const workspace = process.argv[2];'
+	echo "const serverDir = '$V';"
 	echo '// ---- README snippet ----'
 	printf '%s\n' "$js"
 	echo '// ---- end ----'
