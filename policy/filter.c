@@ -226,6 +226,15 @@ void filter_build(const struct profile *p, const struct host *h,
 	add1(pl, p, "personality", EPERM, "personality other than the current one",
 	     CMP(0, SC_NE, h->persona));
 	suid_rules(pl, p);
+	/* SysV IPC objects are shared by every process of the IPC namespace:
+	 * with a mount namespace the sandbox gets its own; without one they
+	 * are refused (a profile lifts that with seccomp.allow). */
+	if (!pl->mount_ns) {
+		static const char *const sysv[] = {"shmget", "shmat", "shmdt", "shmctl",
+			"msgget", "msgsnd", "msgrcv", "msgctl", "semget", "semop",
+			"semtimedop", "semctl", "ipc", NULL};
+		add_list(pl, p, DEFAULT, sysv, EPERM, "SysV IPC is shared with the host (no IPC namespace)");
+	}
 	socket_rules(pl, p, tcp_restricted);
 
 	for (size_t i = 0; i < p->seccomp_deny.n; i++) {

@@ -77,6 +77,15 @@ static int grant_devices(struct plan *pl, const struct fs_view *fs,
 			continue;
 		if (!path_within(canon, "/dev") || strcmp(canon, "/dev") == 0)
 			return sb_fail(err, where, p->devices.v.v[i], "resolves to %s, which is not a device node or directory inside /dev", canon);
+		if (strcmp(canon, "/dev/tty") == 0 && !h->stdio_terminal) {
+			/* A command none of whose stdio is a terminal (a server
+			 * on pipes) must not reach the user's terminal through
+			 * the controlling one: a fake prompt, reading what is
+			 * typed, taking the foreground process group. */
+			if (p->devices.set)
+				plan_notice(pl, "%s \"%s\": skipped: none of the command's stdin, stdout and stderr is a terminal", where, p->devices.v.v[i]);
+			continue;
+		}
 		if (strcmp(canon, "/dev/pts") == 0 && !pl->mount_ns) {
 			/* The host's /dev/pts holds every terminal of this user:
 			 * without a private instance (mount namespace) only the
@@ -342,11 +351,14 @@ static int fit_ll_grants(struct fitctx *fc, struct sb_err *err)
 		snprintf(where, sizeof where, "%s (private)", fc->priv_tmp.v[i]);
 		plan_add_rule(pl, fc->priv_tmp.v[i], where, p->executable.set ? all & ~LL_FS_EXECUTE : all, true);
 	}
+	/* read-only carve-outs are readable again, around the hidden paths
+	 * inside them (a hidden token in a read_only state directory) */
 	for (size_t i = 0; i < fc->ro_read.n; i++) {
 		char canon[4096];
 		enum fs_kind k;
-		if (fs->resolve(fs->ctx, fc->ro_read.v[i], canon, sizeof canon, &k) == 0)
-			plan_add_rule(pl, canon, "read_only carve-out", GRANT_READ, k == FS_DIR);
+		if (fs->resolve(fs->ctx, fc->ro_read.v[i], canon, sizeof canon, &k) == 0 &&
+		    carve_grant(pl, fs, canon, k, GRANT_READ, "read_only carve-out", &fc->excl_r, err))
+			return -1;
 	}
 	if (fit_ll_tmp(fc, all, err))
 		return -1;
@@ -435,6 +447,10 @@ int fit(const struct profile *p, const struct host *h, const struct fs_view *raw
 	pl->prof = p;
 	struct fitctx fc = {.p = p, .h = h, .fs = &view, .pl = pl};
 	int bad = fit_ns(&fc, err) || fit_landlock(&fc, err) || fit_caps(p, h, pl, err);
+	if (!bad && !pl->net_ns && p->unix_sockets != UNIX_NONE)
+		sv_push(&pl->remarks, "no network namespace: an abstract unix socket the command binds can be reached by host processes (the Landlock scope only stops the command reaching out)");
+	if (!bad && p->tcp_bind.set && pl->network != NET_OFF)
+		sv_push(&pl->remarks, "tcp_bind: listen() on a socket never bound takes an ephemeral port without Landlock's bind check; tcp_bind limits explicit binds only");
 	pl->network = fc.net;
 	if (!bad)
 		fit_seccomp(&fc);

@@ -123,6 +123,8 @@ static int carve_user(struct fitctx *fc, const struct pathlist *l, bool hidden,
 		snprintf(where, sizeof where, ".%s[%zu]", l->key, i);
 		if (fit_normalise(l->v.v[i], norm, sizeof norm, where, err))
 			return -1;
+		if (hidden && strcmp(norm, "/") == 0)
+			return sb_fail(err, where, l->v.v[i], "would hide everything, the command included; list the trees to hide");
 		for (size_t w = 0; w < p->writable.v.n; w++)
 			if (strcmp(norm, p->writable.v.v[w]) == 0 || (fc->wcanon[w] && strcmp(norm, fc->wcanon[w]) == 0))
 				return sb_fail(err, where, l->v.v[i], "is .writable[%zu] itself; remove it from writable instead", w);
@@ -590,8 +592,14 @@ int fit_ns(struct fitctx *fc, struct sb_err *err)
 	sv_push(&fc->excl_r, "/dev");
 	sv_push(&fc->excl_w, "/dev");
 	bool need_views = h->ll_abi > 0 && h->ll_abi < 9 && p->unix_sockets == UNIX_SCOPED;
-	if (h->mounts && p->mounts != MOUNTS_OFF)
+	if (h->mounts && p->mounts != MOUNTS_OFF) {
+		/* network "off": an empty network namespace too, since abstract
+		 * unix names are per network namespace — one bound inside (an
+		 * impersonated X11 display) cannot be reached from the host */
+		if (p->network == NET_OFF)
+			fc->pl->net_ns = true;
 		return plan_mounts(fc, need_views, err);
+	}
 	plan_expansion(fc);
 	return 0;
 }

@@ -89,7 +89,9 @@ int main(void)
 			fprintf(stderr, "seccomp-embed: %s: %s\n", profiles[i], line);
 			return 1;
 		}
-		struct host h = {.ll_abi = LL_ABI_KNOWN, .seccomp = true, .persona = PERSONA};
+		/* the usual host: a mount namespace can be had (the filter
+		 * depends on it: SysV IPC is refused only without one) */
+		struct host h = {.ll_abi = LL_ABI_KNOWN, .seccomp = true, .persona = PERSONA, .mounts = true};
 		struct plan pl;
 		if (fit(&prof, &h, &empty_fs, &pl, &err) || !pl.seccomp) {
 			char line[2048];

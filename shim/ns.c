@@ -66,7 +66,10 @@ int ns_enter(struct run *r, struct sb_err *err)
 	const struct plan *pl = r->plan;
 	if (!pl->mount_ns && !pl->net_ns)
 		return 0;
-	int flags = (pl->mount_ns ? CLONE_NEWNS : 0) | (pl->net_ns ? CLONE_NEWNET : 0);
+	/* With the mount namespace comes a private IPC namespace: SysV shared
+	 * memory, semaphores and message queues of the host (a root-owned
+	 * 0600 segment included) are out of reach. */
+	int flags = (pl->mount_ns ? CLONE_NEWNS | CLONE_NEWIPC : 0) | (pl->net_ns ? CLONE_NEWNET : 0);
 	/* Root (CAP_SYS_ADMIN) makes the namespaces directly; anyone else
 	 * through a user namespace mapping only their own uid and gid, so
 	 * files keep their owners and the command sees its own ids. */
@@ -78,7 +81,7 @@ int ns_enter(struct run *r, struct sb_err *err)
 	if (unshare(flags) < 0) {
 		r->ns_errno = errno;
 		snprintf(r->ns_why, sizeof r->ns_why, "unshare(%s): %s",
-			 admin ? "CLONE_NEWNS" : "CLONE_NEWUSER|CLONE_NEWNS", strerror(errno));
+			 admin ? "CLONE_NEWNS|CLONE_NEWIPC" : "CLONE_NEWUSER|CLONE_NEWNS|CLONE_NEWIPC", strerror(errno));
 		return 1; /* nothing changed: the caller may plan without */
 	}
 	if (!admin && map_self(r, uid, gid))

@@ -132,6 +132,9 @@ void probe_host(struct host *h, bool tries)
 			snprintf(h->stdio_tty[t], sizeof h->stdio_tty[t], "%s", target);
 		}
 	}
+	/* any terminal, not only a pseudo-terminal (a console, a serial
+	 * line): decides whether /dev/tty is granted at all */
+	h->stdio_terminal = isatty(0) || isatty(1) || isatty(2);
 	int pers = personality(0xffffffff);
 	h->persona = pers < 0 ? 0 : (uint32_t)pers;
 	struct utsname u;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -133,9 +134,27 @@ int proc_env(struct run *r, struct sb_err *err)
 int proc_session(struct run *r, struct sb_err *err)
 {
 	const struct profile *p = r->prof;
-	if (p->new_session && setsid() < 0)
-		return sb_fail(err, ".new_session", NULL, "setsid failed: %s%s", strerror(errno),
-			       errno == EPERM ? " (the shim is already a process group leader; start it from a parent that does not make it one)" : "");
+	if (p->new_session && setsid() < 0) {
+		/* EPERM: already a process group leader (a job-control shell,
+		 * script(1), setsid(1) started it).  What the option is for is
+		 * no controlling terminal: give it up instead (TIOCNOTTY, tty(4):
+		 * for a process that does not lead its session it only detaches
+		 * this process).  A session leader keeps its session; there the
+		 * terminal stays unreachable through /dev/tty unless the
+		 * command's stdio is one (fit), and TIOCSTI is refused. */
+		if (errno != EPERM)
+			return sb_fail(err, ".new_session", NULL, "setsid failed: %s", strerror(errno));
+		if (getsid(0) != getpid()) {
+			int t = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+			if (t >= 0) {
+				int rc = ioctl(t, TIOCNOTTY);
+				int e = errno;
+				close(t);
+				if (rc < 0)
+					return sb_fail(err, ".new_session", NULL, "giving up the controlling terminal (TIOCNOTTY) failed: %s", strerror(e));
+			}
+		}
+	}
 	if (p->die_with_parent) {
 		/* Set after any uid change (which clears it).  If the parent
 		 * died before this, no signal will ever come: compare with the

@@ -868,13 +868,27 @@ static void test_fit_fs(void)
 		const struct ll_path_rule *n = find_rule(&r.pl, "/dev/null", ".devices[0]");
 		ok(n && !n->is_dir && !n->open_check && n->access == GRANT_DEVICE,
 		   "/dev/null: read+write+ioctl_dev, not a dir, not opened at start");
-		const struct ll_path_rule *tt = find_rule(&r.pl, "/dev/tty", ".devices[3]");
-		ok(tt && tt->open_check, "/dev/tty: opened at start (no terminal: skipped)");
+		ok(!find_rule(&r.pl, "/dev/tty", NULL) &&
+		   sv_contains(&r.pl.notices, ".devices[3] \"/dev/tty\": skipped: none of the command's stdin, stdout and stderr is a terminal"),
+		   "/dev/tty listed, no stdio terminal: not granted, with a notice");
 		const struct ll_path_rule *s = find_rule(&r.pl, "/dev/shm", ".devices[1]");
 		ok(s && s->is_dir && !s->open_check && s->access == GRANT_DEVDIR,
 		   "/dev/shm listed in devices: directory rule with GRANT_DEVDIR");
 		ok(sv_contains(&r.pl.notices, ".devices[2] \"/dev/nope\": skipped: No such file or directory"),
 		   "a missing device is skipped with a notice");
+	}
+	run_free(&r);
+	h.stdio_terminal = true;
+	run_fit(&r, "{'devices':['/dev/tty']}", &h, &big_fs);
+	if (fit_ok(&r, "devices /dev/tty with a terminal on stdio")) {
+		const struct ll_path_rule *tt = find_rule(&r.pl, "/dev/tty", ".devices[0]");
+		ok(tt && tt->open_check && !tt->quiet, "/dev/tty: granted, opened at start (no controlling terminal: skipped)");
+	}
+	run_free(&r);
+	h.stdio_terminal = false;
+	run_fit(&r, "{}", &h, &big_fs);
+	if (fit_ok(&r, "default devices, no stdio terminal")) {
+		ok(!find_rule(&r.pl, "/dev/tty", NULL) && r.pl.notices.n == 0, "default /dev/tty: not granted, silently");
 	}
 	run_free(&r);
 
@@ -1623,6 +1637,18 @@ static void test_defaults_never_fight(void)
 	run_fit(&r, "{'writable':['/r'],'devices':['/dev/nope']}", &h, &repo_fs);
 	if (fit_ok(&r, "missing listed device"))
 		ok(sv_contains(&r.pl.notices, ".devices[0] \"/dev/nope\": skipped"), "a listed device that is missing gets its notice");
+	run_free(&r);
+	/* holes (issue 10): a hidden file inside a read_only carve-out stays
+	 * unreadable in expansion; hiding / is refused */
+	h.mounts = false;
+	run_fit(&r, "{'writable':['/r'],'read_only':['/r/.git'],'hidden':['/r/.git/config'],'protect':[],'unenforced':{'workspace_sockets':true}}", &h, &repo_fs);
+	if (fit_ok(&r, "hidden inside read_only, expansion"))
+		ok(rules_under(&r.pl, "/r/.git/config") == 0 && find_rule(&r.pl, "/r/.git/HEAD", "read_only carve-out") != NULL,
+		   "the read_only tree is readable again around the hidden file, which gets no rule");
+	run_free(&r);
+	h.mounts = true;
+	run_fit(&r, "{'hidden':['/']}", &h, &repo_fs);
+	fit_refused(&r, "hidden /", ".hidden[0]", "would hide everything");
 	run_free(&r);
 	/* mounts required and the signal scope: both in one refusal */
 	struct host h4 = host_abi(4);
