@@ -593,10 +593,11 @@ int fit_ns(struct fitctx *fc, struct sb_err *err)
 	sv_push(&fc->excl_w, "/dev");
 	bool need_views = h->ll_abi > 0 && h->ll_abi < 9 && p->unix_sockets == UNIX_SCOPED;
 	if (h->mounts && p->mounts != MOUNTS_OFF) {
-		/* network "off": an empty network namespace too, since abstract
-		 * unix names are per network namespace — one bound inside (an
-		 * impersonated X11 display) cannot be reached from the host */
-		if (p->network == NET_OFF)
+		/* network "off" with scoped unix sockets: an empty network
+		 * namespace too, since abstract unix names are per network
+		 * namespace — one bound inside (an impersonated X11 display)
+		 * cannot be reached from the host ("any" asks for the host's) */
+		if (p->network == NET_OFF && p->unix_sockets == UNIX_SCOPED)
 			fc->pl->net_ns = true;
 		return plan_mounts(fc, need_views, err);
 	}

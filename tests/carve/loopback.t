@@ -79,7 +79,7 @@ for who in $USERS; do
 		"$(as "$who" "$SB" "$outer" -- $PY "$OP" tcp-connect 127.0.0.1 "$port" 2>"$T/err")"
 	out=$(as "$who" "$SB" "$outer" -- "$SB" "$inner" -- $PY "$OP" tcp-connect 127.0.0.1 "$port" 2>"$T/err")
 	check_match "$who: inside another sandbox (unshare refused): loopback enforced as \"off\" with a notice" \
-		'^__sandbox: notice: \.network "loopback": enforced as "off" \(no mount namespace here: unshare\((CLONE_NEWUSER\|)?CLONE_NEWNS\): Operation not permitted\)$' "$(errs)"
+		'^__sandbox: notice: \.network "loopback": enforced as "off" \(no mount namespace here: unshare\((CLONE_NEWUSER\|)?CLONE_NEWNS\|CLONE_NEWIPC\): Operation not permitted\)$' "$(errs)"
 	expect "$who: ... and TCP sockets are refused as with \"off\"" EAFNOSUPPORT "$out"
 done
 
@@ -97,7 +97,7 @@ else
 	out=$(as nobody "$SB" "{\"writable\":[\"$ws\"],\"network\":\"loopback\",$UNF}" -- $PY "$OP" tcp-connect 127.0.0.1 "$port" 2>"$T/err")
 	echo "$old" >/proc/sys/user/max_user_namespaces
 	check_match "nobody, user.max_user_namespaces=0: loopback enforced as \"off\" with a notice" \
-		'^__sandbox: notice: \.network "loopback": enforced as "off" \(no mount namespace here: unshare\(CLONE_NEWUSER\|CLONE_NEWNS\): [^)]*\)$' "$(errs)"
+		'^__sandbox: notice: \.network "loopback": enforced as "off" \(no mount namespace here: unshare\(CLONE_NEWUSER\|CLONE_NEWNS\|CLONE_NEWIPC\): [^)]*\)$' "$(errs)"
 	expect "nobody, user.max_user_namespaces=0: ... TCP sockets are refused as with \"off\"" EAFNOSUPPORT "$out"
 	check "user.max_user_namespaces is restored" "$old" "$(cat /proc/sys/user/max_user_namespaces)"
 fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Unix sockets: with the default "unix_sockets": "scoped" (Landlock scope,
-# ABI 6) the command cannot connect or send to an abstract unix socket
-# created outside the sandbox (EPERM), while socketpair() works.
+# ABI 6; with a namespace also its own network namespace) the command cannot
+# connect or send to an abstract unix socket created outside the sandbox
+# (EPERM, or ECONNREFUSED: not there), while socketpair() works.
 # Controls: the same connect works outside and with "unix_sockets": "any".
 . "$(dirname "$0")/common.sh"
 
@@ -25,10 +26,17 @@ for who in $USERS; do
 		"$(outside "$who" connect-abstract "$name")"
 	expect "$who: control: sendto the outside abstract datagram socket works outside" ok \
 		"$(outside "$who" sendto-abstract "$name")"
-	expect "$who: connect to an abstract socket created outside is refused" EPERM \
+	# with a namespace the sandbox has its own network namespace, where
+	# the name does not exist (ECONNREFUSED); without one the Landlock
+	# scope refuses (EPERM)
+	expect "$who: connect to an abstract socket created outside is refused (own network namespace)" ECONNREFUSED \
 		"$(inside "$who" "" connect-abstract "$name")"
-	expect "$who: sendto an abstract socket created outside is refused" EPERM \
+	expect "$who: sendto an abstract socket created outside is refused (own network namespace)" ECONNREFUSED \
 		"$(inside "$who" "" sendto-abstract "$name")"
+	expect "$who: no namespace: connect to it is refused (Landlock scope)" EPERM \
+		"$(inside "$who" '"mounts":"off"' connect-abstract "$name")"
+	expect "$who: no namespace: sendto to it is refused (Landlock scope)" EPERM \
+		"$(inside "$who" '"mounts":"off"' sendto-abstract "$name")"
 	expect "$who: control: connect works with unix_sockets \"any\"" ok \
 		"$(inside "$who" '"unix_sockets":"any"' connect-abstract "$name")"
 	expect "$who: control: sendto works with unix_sockets \"any\"" ok \
