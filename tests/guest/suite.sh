@@ -14,8 +14,11 @@
 # succeeds), or refused with the exact line naming every refused part
 # (".where: part (reason)"), the ABI and the JSON that allows them; and with
 # that JSON, run with the one notice line naming every part left out — the
-# escape then succeeds, and the test says so (documented, not hidden).  A
-# run on a kernel that enforces everything writes nothing on stderr.  Lines
+# escape then succeeds, and the test says so (documented, not hidden); where
+# a mount namespace still stops it (read-only mounts outside the writable
+# trees, an empty network namespace), that is checked, and the gap with
+# "mounts":"off".  A run on a kernel that enforces everything writes
+# nothing on stderr.  Lines
 # "# matrix: FEATURE | CELL" feed the kernel × feature table
 # (doc/kernel-matrix.md) that scripts/kernel-matrix writes.
 set -u
@@ -137,6 +140,53 @@ under_sh() {
 	who=$1
 	shift
 	as "$who" "$BB" sh -c '"$@"; exit $?' sh "$@"
+}
+# chmod_try WHO MODE PATH [PROFILE] — busybox chmod MODE PATH as WHO, in
+# the sandbox with PROFILE (as given) or, without one, outside; prints ok
+# or the errno name of busybox's message (try-syscall has no chmod op).
+chmod_try() {
+	who=$1 mode=$2 path=$3
+	if [ $# -ge 4 ]; then
+		msg=$(as "$who" "$SB" "$4" -- "$BB" sh -c '"$0" chmod "$1" "$2" 2>&1 && echo ok' "$BB" "$mode" "$path" 2>"$W/err")
+	else
+		msg=$(as "$who" "$BB" sh -c '"$0" chmod "$1" "$2" 2>&1 && echo ok' "$BB" "$mode" "$path" 2>"$W/err")
+	fi
+	case $msg in
+	ok) echo ok ;;
+	*": Operation not permitted") echo EPERM ;;
+	*": Read-only file system") echo EROFS ;;
+	*": Permission denied") echo EACCES ;;
+	*": No such file or directory") echo ENOENT ;;
+	*) echo "$msg" ;;
+	esac
+}
+# mode_of PATH — its permission bits in octal (set-uid/set-gid included)
+mode_of() { "$BB" stat -c %a "$1"; }
+# mnt_opts WHO PROFILE DIR — ro or rw, nosuid and nodev of the mount on DIR
+# as the sandbox sees it (/proc/self/mountinfo: the last mount there)
+mnt_opts() {
+	as "$1" "$SB" "$2" -- "$BB" awk -v d="$3" '$5 == d { o = $6 }
+		END { n = split(o, a, ","); for (i = 1; i <= n; i++) if (a[i] ~ /^(ro|rw|nosuid|nodev)$/) s = s (s ? " " : "") a[i]; print s }' \
+		/proc/self/mountinfo 2>"$W/err"
+}
+# ns_of WHO [PROFILE] — "ipc:X net:Y" for the IPC and network namespaces,
+# X and Y "host" (the suite's own) or "private"; in the sandbox with
+# PROFILE, or outside without one
+ns_of() {
+	if [ $# -ge 2 ]; then
+		ids=$(as "$1" "$SB" "$2" -- "$BB" sh -c '"$0" echo $("$0" readlink /proc/self/ns/ipc) $("$0" readlink /proc/self/ns/net)' "$BB" 2>"$W/err")
+	else
+		ids=$(as "$1" "$BB" sh -c '"$0" echo $("$0" readlink /proc/self/ns/ipc) $("$0" readlink /proc/self/ns/net)' "$BB" 2>"$W/err")
+	fi
+	set -- $ids
+	if [ $# -ne 2 ]; then
+		echo "?: $ids"
+		return
+	fi
+	nsi=private nsn=private
+	[ "$1" = "$("$BB" readlink /proc/self/ns/ipc)" ] && nsi=host
+	[ "$2" = "$("$BB" readlink /proc/self/ns/net)" ] && nsn=host
+	echo "ipc:$nsi net:$nsn"
 }
 # errline — the shim's non-notice stderr lines (a refusal is one line:
 # comparing all of them checks that too)
@@ -329,15 +379,32 @@ filesystem() {
 	check "$who: control: it is readable once its tree is" ok \
 		"$(inside "$who" "\"readable\":[\"$B\",\"$sec\"],\"writable\":[\"$ws\"]" open-read "$sec/secret.txt")"
 	ro="\"writable\":[\"$ws\"]"
-	check "$who: creating a file outside the writable trees is refused" EACCES "$(inside "$who" "$ro" open-write "$out/new")"
+	off="$ro,\"mounts\":\"off\""
+	# With a mount namespace everything outside the writable trees is a
+	# read-only mount, which the kernel checks before Landlock: EROFS.
+	# Without one (mounts "off", or none to be had) Landlock refuses:
+	# EACCES.  Both are checked where both exist.
+	eval "m=\$MNT_$who"
+	if [ "$m" = yes ]; then
+		e=EROFS how="a read-only mount"
+	else
+		e=EACCES how="Landlock: no mount namespace here"
+	fi
+	check "$who: creating a file outside the writable trees is refused ($e: $how)" $e "$(inside "$who" "$ro" open-write "$out/new")"
 	check "$who: ... and nothing was created" no "$([ -e "$out/new" ] && echo yes || echo no)"
-	check "$who: writing an existing file there is refused" EACCES "$(inside "$who" "$ro" open-write "$out/existing")"
-	check "$who: removing it is refused" EACCES "$(inside "$who" "$ro" unlink "$out/existing")"
-	check "$who: creating a directory there is refused" EACCES "$(inside "$who" "$ro" mkdir "$out/d")"
+	check "$who: writing an existing file there is refused ($e)" $e "$(inside "$who" "$ro" open-write "$out/existing")"
+	check "$who: removing it is refused ($e)" $e "$(inside "$who" "$ro" unlink "$out/existing")"
+	check "$who: creating a directory there is refused ($e)" $e "$(inside "$who" "$ro" mkdir "$out/d")"
+	check "$who: mounts off: creating a file there is refused by Landlock (EACCES)" EACCES "$(inside "$who" "$off" open-write "$out/new")"
+	check "$who: ... and nothing was created" no "$([ -e "$out/new" ] && echo yes || echo no)"
+	check "$who: mounts off: writing the existing file is refused (EACCES)" EACCES "$(inside "$who" "$off" open-write "$out/existing")"
+	check "$who: mounts off: removing it is refused (EACCES)" EACCES "$(inside "$who" "$off" unlink "$out/existing")"
+	check "$who: mounts off: creating a directory there is refused (EACCES)" EACCES "$(inside "$who" "$off" mkdir "$out/d")"
 	check "$who: ... and the file is intact" old "$(cat "$out/existing")"
 	check "$who: control: the same write works outside" ok "$(outside "$who" open-write "$out/existing")"
 	check "$who: control: creating a file in the workspace works" ok "$(inside "$who" "$ro" open-write "$ws/new")"
 	check "$who: control: creating a directory in the workspace works" ok "$(inside "$who" "$ro" mkdir "$ws/d1")"
+	check "$who: control: mounts off: creating a file in the workspace works" ok "$(inside "$who" "$off" open-write "$ws/new-off")"
 	matrix "filesystem rules (read, write, create, remove)" enforced
 
 	# refer (ABI 2): moving between directories inside the workspace works,
@@ -346,8 +413,14 @@ filesystem() {
 	[ "$who" = nobody ] && chown $NOBODY:$NOBODY "$ws/d2"
 	check "$who: renaming a file into another directory of the workspace works (refer)" ok \
 		"$(inside "$who" "$ro" rename "$ws/new" "$ws/d2/moved")"
-	check "$who: moving a file out of the workspace is refused" EACCES \
+	# (with a mount namespace the workspace is a mount of its own: a
+	# rename out of it crosses mounts, EXDEV, before Landlock's refer)
+	ex=EACCES
+	[ "$m" = yes ] && ex=EXDEV
+	check "$who: moving a file out of the workspace is refused ($ex)" $ex \
 		"$(inside "$who" "$ro" rename "$ws/d2/moved" "$out/moved")"
+	check "$who: mounts off: moving it out is refused by Landlock (EACCES)" EACCES \
+		"$(inside "$who" "$off" rename "$ws/d2/moved" "$out/moved")"
 	check "$who: ... and it stayed" yes "$([ -e "$ws/d2/moved" ] && echo yes || echo no)"
 	matrix "cross-directory rename and link (refer)" enforced
 
@@ -401,8 +474,9 @@ process() {
 		"$(as "$who" "$SB" "{$UNF,$ro}" -- "$BB" sh -c 'exit 7' 2>"$W/err"; echo $?)"
 	# The default profile where this kernel enforces all of it (pathname
 	# sockets: ABI 9, or ABI 6 and the mount views): not a word on
-	# stderr, also without a controlling terminal (setsid: the default
-	# device /dev/tty cannot be opened and is skipped silently).
+	# stderr, also without a terminal (the default device /dev/tty is
+	# left out silently: none of stdin, stdout and stderr is one, and
+	# setsid: there is no controlling terminal).
 	eval "m=\$MNT_$who"
 	if [ "$ABI" -ge 9 ] || { [ "$ABI" -ge 6 ] && [ "$m" = yes ]; }; then
 		as "$who" "$BB" setsid "$SB" '{}' -- "$BB" true </dev/null >"$W/out" 2>"$W/err"
@@ -413,6 +487,25 @@ process() {
 		check "$who: ... and nothing on stderr" "" "$(cat "$W/err")"
 	else
 		skip "$who: Landlock ABI $ABI$([ "$m" = yes ] || echo ' without mount namespaces') cannot enforce the default profile in full (checked below)"
+	fi
+	# /dev/tty only when one of the command's stdin, stdout and stderr is
+	# a terminal: listed explicitly, the notice says why it was skipped
+	dv="\"devices\":[\"/dev/null\",\"/dev/tty\"]"
+	as "$who" "$SB" "{$UNF,$ro,$dv}" -- "$TRY" open-read /dev/tty </dev/null >"$W/out" 2>"$W/err"
+	check "$who: no terminal on stdio: /dev/tty is not granted (EACCES)" EACCES "$(cat "$W/out")"
+	check "$who: ... and the notice says why" \
+		"__sandbox: notice: .devices[1] \"/dev/tty\": skipped: none of the command's stdin, stdout and stderr is a terminal" \
+		"$(grep -F '"/dev/tty"' "$W/err")"
+	if { [ -t 0 ]; } </dev/console 2>/dev/null; then
+		as "$who" "$SB" "{$UNF,$ro,$dv}" -- "$TRY" open-read /dev/tty </dev/console >"$W/out" 2>"$W/err"
+		if grep -q "none of the command's" "$W/err"; then
+			not_ok "$who: control: with a terminal (/dev/console) on stdin, /dev/tty passes the stdio rule"
+			diag "stderr: $(cat "$W/err")"
+		else
+			ok "$who: control: with a terminal (/dev/console) on stdin, /dev/tty passes the stdio rule"
+		fi
+	else
+		skip "$who: /dev/console is not a terminal here: no control for the /dev/tty rule"
 	fi
 }
 
@@ -480,6 +573,26 @@ syscalls() {
 	if [ "$o" = ok ]; then ok "$who: control: PTRACE_ATTACH to the parent works outside"; else skip "$who: PTRACE_ATTACH to the parent answers $o outside already (Yama)"; fi
 	check "$who: PTRACE_ATTACH to the parent is refused" EPERM \
 		"$(under_sh "$who" "$SB" "{$UNF}" -- "$TRY" ptrace-attach ppid 2>&1 | tail -n 1)"
+	# set-uid and set-gid mode bits (RestrictSUIDSGID): refused by
+	# seccomp, with a mount namespace or without
+	sw=$(mkws "$who" suid-ws)
+	for f in f c; do
+		echo x >"$sw/$f"
+		chmod 644 "$sw/$f"
+		[ "$who" = nobody ] && chown $NOBODY:$NOBODY "$sw/$f"
+	done
+	check "$who: control: chmod 4755 of its own file works outside" ok "$(chmod_try "$who" 4755 "$sw/c")"
+	check "$who: control: chmod 2755 too" ok "$(chmod_try "$who" 2755 "$sw/c")"
+	p="{$UNF,\"writable\":[\"$sw\"]}"
+	check "$who: chmod 4755 (set-uid) in the workspace is refused (EPERM)" EPERM "$(chmod_try "$who" 4755 "$sw/f" "$p")"
+	check "$who: chmod 2755 (set-gid) is refused (EPERM)" EPERM "$(chmod_try "$who" 2755 "$sw/f" "$p")"
+	check "$who: ... and the mode is unchanged" 644 "$(mode_of "$sw/f")"
+	check "$who: control: chmod 755 in the workspace works" ok "$(chmod_try "$who" 755 "$sw/f" "$p")"
+	check "$who: ... and the mode is 755" 755 "$(mode_of "$sw/f")"
+	p="{$UNF,\"writable\":[\"$sw\"],\"mounts\":\"off\"}"
+	check "$who: mounts off: chmod 4755 is refused too (EPERM)" EPERM "$(chmod_try "$who" 4755 "$sw/f" "$p")"
+	check "$who: ... and the mode is still 755" 755 "$(mode_of "$sw/f")"
+	check "$who: control: mounts off: chmod 700 works" ok "$(chmod_try "$who" 700 "$sw/f" "$p")"
 	# network "off" (the default): no IP socket, unix and socketpair fine
 	check "$who: control: an IPv4 socket can be created outside" ok "$(outside "$who" socket AF_INET SOCK_STREAM 0)"
 	check "$who: network off: socket(AF_INET) is refused" EAFNOSUPPORT "$(inside "$who" "" socket AF_INET SOCK_STREAM 0)"
@@ -493,25 +606,41 @@ syscalls() {
 }
 
 # ---- truncate (ABI 3) --------------------------------------------------------
+# With a mount namespace a file outside the writable trees sits on a
+# read-only mount: truncating it answers EROFS before Landlock on every
+# ABI, so below ABI 3 the gap left out by unenforced.truncate is open only
+# with mounts "off" (or where no namespace can be had).
 truncate_rule() {
 	section
 	who=$1
+	eval "m=\$MNT_$who"
 	ws=$(mkws "$who" tr-ws)
 	out=$(mkws "$who" tr-out)
 	echo data >"$out/f"
 	[ "$who" = nobody ] && chown $NOBODY:$NOBODY "$out/f"
 	base="\"writable\":[\"$ws\"],\"unenforced\":{\"workspace_sockets\":true,\"signal_scope\":true"
+	off=',"mounts":"off"'
 	trwhat="truncate restriction (files outside writable trees can be truncated)"
 	trwhy="needs Landlock ABI 3; $HAVE"
 	if [ "$ABI" -ge 3 ]; then
-		raw "$who" "{$base}}" truncate "$out/f"
-		check "$who: truncating a file outside the writable trees is refused" EACCES "$OUT"
-		raw "$who" "{$base,\"truncate\":true}}" truncate "$out/f"
+		if [ "$m" = yes ]; then
+			raw "$who" "{$base}}" truncate "$out/f"
+			check "$who: truncating a file outside the writable trees is refused (EROFS: a read-only mount)" EROFS "$OUT"
+			raw "$who" "{$base,\"truncate\":true}}" truncate "$out/f"
+			check "$who: ... with unenforced.truncate too (nothing left out on ABI $ABI)" EROFS "$OUT"
+		fi
+		raw "$who" "{$base}$off}" truncate "$out/f"
+		check "$who: mounts off: truncating it is refused by Landlock (EACCES)" EACCES "$OUT"
+		raw "$who" "{$base,\"truncate\":true}$off}" truncate "$out/f"
 		check "$who: ... with unenforced.truncate too (nothing left out on ABI $ABI)" EACCES "$OUT"
+		check "$who: ... and the file is intact" data "$(cat "$out/f")"
 		echo x >"$ws/f"
 		chmod 666 "$ws/f"
 		raw "$who" "{$base}}" truncate "$ws/f"
 		check "$who: control: truncating in the workspace works" ok "$OUT"
+		echo x >"$ws/f"
+		raw "$who" "{$base}$off}" truncate "$ws/f"
+		check "$who: control: mounts off: truncating in the workspace works" ok "$OUT"
 		check "$who: control: the same truncate works outside" ok "$(outside "$who" truncate "$out/f")"
 		matrix "truncate" enforced
 	else
@@ -522,13 +651,36 @@ truncate_rule() {
 			"$(refusal '"unenforced":{"truncate":true}' ".writable: $trwhat ($trwhy)")" \
 			"$(errline)"
 		check "$who: ... and nothing ran" "" "$out1"
-		raw "$who" "{$base,\"truncate\":true}}" truncate "$out/f"
-		check "$who: with unenforced.truncate it runs, and a file outside the writable trees CAN be truncated (documented)" ok "$OUT"
+		raw "$who" "{$base}$off}" truncate "$out/f"
+		check "$who: ... so is it with mounts off (exit 125)" 125 "$RC"
+		check "$who: ... on the same line" \
+			"$(refusal '"unenforced":{"truncate":true}' ".writable: $trwhat ($trwhy)")" \
+			"$(errline)"
+		cell="refused; left out with notice (unenforced.truncate)"
+		if [ "$m" = yes ]; then
+			raw "$who" "{$base,\"truncate\":true}}" truncate "$out/f"
+			check "$who: with unenforced.truncate it runs, and the read-only mounts still refuse truncating a file outside the writable trees (EROFS)" EROFS "$OUT"
+			check_notice "$who: ... with a notice naming the restriction left out" \
+				"$(left "$trwhat" "$trwhy" .unenforced.truncate)"
+			raw "$who" "{$base,\"truncate\":true}}" open-write "$out/f"
+			check "$who: ... writing it is refused too (EROFS)" EROFS "$OUT"
+			check "$who: ... and the file is intact" data "$(cat "$out/f")"
+			echo x >"$ws/f"
+			chmod 666 "$ws/f"
+			raw "$who" "{$base,\"truncate\":true}}" truncate "$ws/f"
+			check "$who: control: truncating in the workspace works" ok "$OUT"
+			cell="$cell; still refused outside the writable trees by their read-only mounts (mount namespace), open with mounts \"off\""
+		else
+			skip "$who: no mount namespace for uid $who here: the read-only mounts are not tested"
+		fi
+		raw "$who" "{$base,\"truncate\":true}$off}" truncate "$out/f"
+		check "$who: mounts off, with unenforced.truncate: it runs, and a file outside the writable trees CAN be truncated (documented)" ok "$OUT"
 		check_notice "$who: ... with a notice naming it" \
 			"$(left "$trwhat" "$trwhy" .unenforced.truncate)"
-		raw "$who" "{$base,\"truncate\":true}}" open-write "$out/f"
-		check "$who: ... while writing it is still refused" EACCES "$OUT"
-		matrix "truncate" "refused; left out with notice (unenforced.truncate)"
+		check "$who: ... it was" "" "$(cat "$out/f")"
+		raw "$who" "{$base,\"truncate\":true}$off}" open-write "$out/f"
+		check "$who: ... while writing it is still refused (EACCES)" EACCES "$OUT"
+		matrix "truncate" "$cell"
 	fi
 }
 
@@ -638,19 +790,53 @@ signal_scope() {
 }
 
 # ---- abstract unix socket scope (ABI 6) -------------------------------------------
+# Abstract names live in the network namespace.  With a mount namespace,
+# network "off" and unix_sockets "scoped" (the defaults) the sandbox also
+# gets an empty network namespace: a name bound outside is simply not
+# there (ECONNREFUSED), on every ABI.  With unix_sockets "any" there is no
+# extra network namespace (host names reachable); with mounts "off" it is
+# the Landlock scope (EPERM from ABI 6; below, only refused or left out).
 abstract_scope() {
 	section
 	who=$1
+	eval "m=\$MNT_$who"
 	check "$who: control: connecting to the outside abstract socket works outside" ok \
 		"$(outside "$who" connect-abstract "$ABSNAME")"
 	base="\"signals\":\"any\",\"unenforced\":{\"truncate\":true"
+	off=',"mounts":"off"'
+	# below ABI 9 without mounts the pathname socket scope is left out
+	# with the same key (tested below): set there so the profile runs
+	wsk=
+	[ "$ABI" -lt 9 ] && wsk=',"workspace_sockets":true'
+	if [ "$m" = yes ]; then
+		check "$who: with mounts, network off and unix_sockets scoped: private IPC and network namespaces" \
+			"ipc:private net:private" "$(ns_of "$who" "{$UNF}")"
+		check "$who: ... with unix_sockets \"any\": a private IPC namespace, the host's network one" \
+			"ipc:private net:host" "$(ns_of "$who" "{$UNF,\"unix_sockets\":\"any\"}")"
+		check "$who: ... with network \"on\": the host's network namespace" \
+			"ipc:private net:host" "$(ns_of "$who" "{$UNF,\"network\":\"on\"}")"
+	else
+		skip "$who: no mount namespace for uid $who here: no private IPC or network namespace"
+	fi
+	check "$who: mounts off: the host's IPC and network namespaces" \
+		"ipc:host net:host" "$(ns_of "$who" "{$UNF,\"mounts\":\"off\"}")"
 	if [ "$ABI" -ge 6 ]; then
-		raw "$who" "{$base}}" connect-abstract "$ABSNAME"
-		check "$who: connect to an abstract socket created outside is refused" EPERM "$OUT"
-		raw "$who" "{$base}}" sendto-abstract "$ABSNAME"
-		check "$who: sendto to it is refused" EPERM "$OUT"
-		raw "$who" "{$base},\"unix_sockets\":\"any\"}" connect-abstract "$ABSNAME"
-		check "$who: control: with unix_sockets \"any\" it works" ok "$OUT"
+		if [ "$m" = yes ]; then
+			raw "$who" "{$base}}" connect-abstract "$ABSNAME"
+			check "$who: connect to an abstract socket created outside: not there in the empty network namespace (ECONNREFUSED)" ECONNREFUSED "$OUT"
+			raw "$who" "{$base}}" sendto-abstract "$ABSNAME"
+			check "$who: sendto to it: not there either (ECONNREFUSED)" ECONNREFUSED "$OUT"
+		fi
+		raw "$who" "{$base$wsk}$off}" connect-abstract "$ABSNAME"
+		check "$who: mounts off: connect to it is refused by the Landlock scope (EPERM)" EPERM "$OUT"
+		raw "$who" "{$base$wsk}$off}" sendto-abstract "$ABSNAME"
+		check "$who: mounts off: sendto to it is refused (EPERM)" EPERM "$OUT"
+		if [ "$m" = yes ]; then
+			raw "$who" "{$base},\"unix_sockets\":\"any\"}" connect-abstract "$ABSNAME"
+			check "$who: control: with unix_sockets \"any\" it works" ok "$OUT"
+		fi
+		raw "$who" "{$base}$off,\"unix_sockets\":\"any\"}" connect-abstract "$ABSNAME"
+		check "$who: control: mounts off, with unix_sockets \"any\" it works" ok "$OUT"
 		matrix "abstract unix socket scope" enforced
 	else
 		raw "$who" "{$base}}" connect-abstract "$ABSNAME"
@@ -660,11 +846,25 @@ abstract_scope() {
 			"$(refusal '"unenforced":{"workspace_sockets":true}' ".unix_sockets: abstract unix socket scope (needs Landlock ABI 6; $HAVE)")" \
 			"$(errline)"
 		check "$who: ... and nothing ran" "" "$out1"
-		raw "$who" "{$base,\"workspace_sockets\":true}}" connect-abstract "$ABSNAME"
-		check "$who: with unenforced.workspace_sockets it runs, and the outside socket CAN be reached (documented)" ok "$OUT"
+		cell="refused; left out with notice (unenforced.workspace_sockets)"
+		if [ "$m" = yes ]; then
+			raw "$who" "{$base,\"workspace_sockets\":true}}" connect-abstract "$ABSNAME"
+			check "$who: with unenforced.workspace_sockets it runs, and the outside socket is not there in the empty network namespace (ECONNREFUSED)" ECONNREFUSED "$OUT"
+			check_notice "$who: ... with a notice naming the scope left out" \
+				"$(left "abstract unix socket scope" "needs Landlock ABI 6; $HAVE" .unenforced.workspace_sockets)"
+			raw "$who" "{$base,\"workspace_sockets\":true}}" sendto-abstract "$ABSNAME"
+			check "$who: ... sendto to it: not there either (ECONNREFUSED)" ECONNREFUSED "$OUT"
+			raw "$who" "{$base},\"unix_sockets\":\"any\"}" connect-abstract "$ABSNAME"
+			check "$who: control: with unix_sockets \"any\" (the host's network namespace) it works" ok "$OUT"
+			cell="$cell; host sockets still out of reach in the empty network namespace (mount namespace, network \"off\"), reachable with mounts \"off\""
+		fi
+		raw "$who" "{$base,\"workspace_sockets\":true}$off}" connect-abstract "$ABSNAME"
+		check "$who: mounts off, with unenforced.workspace_sockets: it runs, and the outside socket CAN be reached (documented)" ok "$OUT"
 		check_notice "$who: ... with a notice naming it" \
 			"$(left "abstract unix socket scope" "needs Landlock ABI 6; $HAVE" .unenforced.workspace_sockets)"
-		matrix "abstract unix socket scope" "refused; left out with notice (unenforced.workspace_sockets)"
+		raw "$who" "{$base,\"workspace_sockets\":true}$off}" sendto-abstract "$ABSNAME"
+		check "$who: ... and so CAN sendto (documented)" ok "$OUT"
+		matrix "abstract unix socket scope" "$cell"
 	fi
 }
 
@@ -750,16 +950,25 @@ pathname_sockets() {
 # ---- the mount namespace: private /tmp, $HOME, protect (every ABI) ----------------
 # With a mount namespace: a private, writable /tmp and /var/tmp (granted
 # trees inside brought back), an ungranted $HOME as an empty view, the
-# protect names that exist read-only, and nothing created in the user's
-# tree for the names that do not.  Without one (mounts "off"): the built-in
-# protect list is left out (named on the notice line), and an ungranted
-# $HOME is replaced by tmp or /nonexistent.
+# protect names that exist read-only, everything outside the writable trees
+# read-only and nosuid (the writable trees and tmp brought back writable,
+# nosuid, nodev: Landlock does not govern chmod, chown, xattrs or times),
+# and nothing created in the user's tree for the names that do not.
+# Without one (mounts "off"): the built-in protect list is left out (named
+# on the notice line), an ungranted $HOME is replaced by tmp or
+# /nonexistent, and chmod outside the writable trees is not restricted.
 mount_namespace() {
 	section
 	who=$1
 	eval "m=\$MNT_$who"
+	feat="private /tmp and /var/tmp, \$HOME as absent, protect names and everything outside the writable trees read-only (mount namespace)"
 	ws=$(mkws "$who" mnt-ws)
 	ro="\"writable\":[\"$ws\"]"
+	# a file of $who's own outside the writable trees, for chmod
+	mo=$(mkws "$who" mnt-out)
+	echo m >"$mo/f"
+	chmod 644 "$mo/f"
+	[ "$who" = nobody ] && chown $NOBODY:$NOBODY "$mo/f"
 	# a repository-like workspace: .git/config and .envrc exist, the
 	# other built-in protect names do not
 	mkdir -p "$ws/.git"
@@ -772,6 +981,18 @@ mount_namespace() {
 	narrow="\"readable\":[\"$B\"],$ro"
 	tmpname=sbg-$$-$who
 	if [ "$m" = yes ]; then
+		check "$who: / is mounted read-only and nosuid inside" "ro nosuid" "$(mnt_opts "$who" "{$UNF,$ro}" /)"
+		check "$who: ... the workspace writable, nosuid and nodev" "rw nosuid nodev" "$(mnt_opts "$who" "{$UNF,$ro}" "$ws")"
+		check "$who: control: chmod of a file of its own outside the writable trees works outside" ok "$(chmod_try "$who" 600 "$mo/f")"
+		chmod 644 "$mo/f"
+		check "$who: chmod of it inside is refused (EROFS: a read-only mount)" EROFS "$(chmod_try "$who" 600 "$mo/f" "{$UNF,$ro}")"
+		check "$who: ... and its mode is unchanged" 644 "$(mode_of "$mo/f")"
+		echo w >"$ws/chm"
+		chmod 644 "$ws/chm"
+		[ "$who" = nobody ] && chown $NOBODY:$NOBODY "$ws/chm"
+		check "$who: control: chmod in the workspace works" ok "$(chmod_try "$who" 600 "$ws/chm" "{$UNF,$ro}")"
+		check "$who: ... and its mode is 600" 600 "$(mode_of "$ws/chm")"
+		rm -f "$ws/chm"
 		raw "$who" "{$UNF,$ro}" open-write "/tmp/$tmpname"
 		check "$who: /tmp is private and writable inside" ok "$OUT"
 		check "$who: ... and the file is not in the host's /tmp" no "$([ -e "/tmp/$tmpname" ] && echo yes || echo no)"
@@ -819,7 +1040,7 @@ mount_namespace() {
 		check "$who: nothing was created in the workspace or \$HOME (no placeholders)" \
 			"$(printf '%s\n' "$ws" "$ws/.envrc" "$ws/.git" "$ws/.git/config" "$home" "$home/.dotfile" | sort)" \
 			"$(find "$ws" "$home" | sort)"
-		matrix "private /tmp and /var/tmp, \$HOME as absent, protect names read-only (mount namespace)" enforced
+		matrix "$feat" enforced
 	else
 		skip "$who: no mount namespace for uid $who here: private /tmp, \$HOME view and protect mounts are not tested"
 	fi
@@ -844,9 +1065,12 @@ mount_namespace() {
 	check "$who: ... or tmp when the profile has one" "$td" "$(cat "$W/out")"
 	raw "$who" "{$UNF,$ro,$off}" open-write "/tmp/$tmpname"
 	check "$who: mounts off: the host's /tmp is not writable" EACCES "$OUT"
+	check "$who: mounts off: chmod of a file of its own outside the writable trees works (not governed by Landlock; documented)" ok \
+		"$(chmod_try "$who" 600 "$mo/f" "{$UNF,$ro,$off}")"
+	check "$who: ... its mode is 600" 600 "$(mode_of "$mo/f")"
 	if [ "$m" != yes ]; then
-		matrix "private /tmp and /var/tmp, \$HOME as absent, protect names read-only (mount namespace)" \
-			"no mount namespace: built-in protect left out with notice, \$HOME as /nonexistent or tmp"
+		matrix "$feat" \
+			"no mount namespace: built-in protect left out with notice, \$HOME as /nonexistent or tmp, chmod outside the writable trees not restricted"
 	fi
 }
 
