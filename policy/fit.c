@@ -153,6 +153,14 @@ void fitctx_free(struct fitctx *fc)
 	sv_free(&fc->ro_read);
 }
 
+static bool has_mount(const struct plan *pl, enum mount_op op)
+{
+	for (size_t i = 0; i < pl->nmounts; i++)
+		if (pl->mounts[i].op == op)
+			return true;
+	return false;
+}
+
 /* Landlock itself, its ABI, and truncate (ABI 3).  Returns false when
  * there is no Landlock to build rules for. */
 static bool fit_ll_base(struct fitctx *fc, char *have, size_t n)
@@ -178,7 +186,10 @@ static bool fit_ll_base(struct fitctx *fc, char *have, size_t n)
 		pl->handled_fs &= ~LL_FS_RESOLVE_UNIX;
 	if (abi < 2)
 		sv_push(&pl->remarks, "Landlock ABI 1: renaming or linking across directories is always refused (refer needs ABI 2)");
-	if (abi < 3) {
+	/* Below ABI 3 Landlock cannot refuse truncate; with the read-only
+	 * root of a mount namespace nothing outside the writable trees can
+	 * be truncated anyway (EROFS). */
+	if (abi < 3 && !has_mount(pl, MNT_RO_ROOT)) {
 		char r[96];
 		snprintf(r, sizeof r, "needs Landlock ABI 3%s", have);
 		fit_gap(fc, UNF_TRUNCATE, ".writable", "truncate restriction (files outside writable trees can be truncated)", r);
@@ -268,9 +279,11 @@ static void fit_ll_scopes(struct fitctx *fc, const char *have)
 		return;
 	/* with "none" no AF_UNIX socket can be created (seccomp), so the
 	 * scopes are a second wall, not a requirement */
+	/* below ABI 6, a network namespace of its own does it: abstract
+	 * names are per network namespace */
 	if (pl->abi >= 6)
 		pl->scoped |= LL_SCOPE_ABSTRACT_UNIX_SOCKET;
-	else if (p->unix_sockets == UNIX_SCOPED)
+	else if (p->unix_sockets == UNIX_SCOPED && !pl->net_ns)
 		fit_gap(fc, UNF_WORKSPACE_SOCKETS, ".unix_sockets", "abstract unix socket scope", r);
 	if (pl->abi < 9 && p->unix_sockets == UNIX_SCOPED && !fc->views) {
 		snprintf(r, sizeof r, "needs Landlock ABI 9%s, or a mount namespace for a view of /run and a private /tmp (%s)",

@@ -458,7 +458,11 @@ static void plan_read_only_root(struct fitctx *fc)
 	plan_add_mount(fc->pl, MNT_RO_ROOT, "/", "outside the writable trees", true);
 	for (size_t i = 0; i < p->writable.v.n; i++) {
 		char where[32];
-		if (!fc->wcanon[i])
+		const char *rel;
+		/* one mount per outermost tree: a tree inside another comes
+		 * with it, so renaming between them stays possible (EXDEV
+		 * between two mounts) */
+		if (!fc->wcanon[i] || in_writable(fc, fc->wcanon[i], &rel))
 			continue;
 		snprintf(where, sizeof where, ".writable[%zu]", i);
 		plan_add_mount(fc->pl, MNT_RW, fc->wcanon[i], where, true)->rw = true;

@@ -725,6 +725,8 @@ static void test_fit_abi_gaps(void)
 {
 	struct run r;
 	struct host h4 = host_abi(4);
+	/* without a namespace: what Landlock alone cannot do is refused */
+	h4.mounts = false;
 
 	run_fit(&r, "{}", &h4, &big_fs);
 	fit_refused(&r, "default profile on ABI 4", ".signals",
@@ -733,8 +735,8 @@ static void test_fit_abi_gaps(void)
 	     "one refusal lists every part the host cannot enforce, with its location");
 	like(r.err.why, "add to the profile: \"unenforced\":{\"signal_scope\":true,\"workspace_sockets\":true}",
 	     "... and the exact JSON that would run without all of them");
-	ok(r.pl.nrefused == 2 && strcmp(r.pl.refused[1].where, ".unix_sockets") == 0,
-	   "the plan keeps both refused parts (for --check)");
+	ok(r.pl.nrefused == 3 && strcmp(r.pl.refused[1].where, ".unix_sockets") == 0,
+	   "the plan keeps all three refused parts (signals, abstract and pathname sockets) (for --check)");
 	run_free(&r);
 
 	run_fit(&r, "{'unenforced':{'signal_scope':true},'unix_sockets':'any'}", &h4, &big_fs);
@@ -756,7 +758,26 @@ static void test_fit_abi_gaps(void)
 	run_free(&r);
 
 	/* ABI 2: no truncate right. */
+	/* with a namespace the read-only root and an empty network
+	 * namespace close the truncate and abstract socket gaps below the ABI */
+	struct host h4m = host_abi(4);
+	run_fit(&r, "{}", &h4m, &big_fs);
+	ok(r.rc == 1 && r.pl.nrefused == 1 && strcmp(r.pl.refused[0].where, ".signals") == 0 && r.pl.net_ns,
+	   "ABI 4 with a namespace: only the signal scope is refused (abstract sockets: own network namespace)");
+	run_free(&r);
+	run_fit(&r, "{'network':'on','unenforced':{'signal_scope':true}}", &h4m, &big_fs);
+	ok(r.rc == 1 && r.pl.nrefused == 1 && strcmp(r.pl.refused[0].where, ".unix_sockets") == 0,
+	   "ABI 4, network on (no network namespace): the abstract socket scope is refused again");
+	run_free(&r);
+	struct host h2m = host_abi(2);
+	run_fit(&r, "{'signals':'any','unix_sockets':'any'}", &h2m, &big_fs);
+	ok(r.rc == 0 && r.pl.nleft == 0, "ABI 2 with a namespace: truncate outside the writable trees is closed by the read-only root");
+	run_free(&r);
+	run_fit(&r, "{'signals':'any','unix_sockets':'any','writable':['/']}", &h2m, &big_fs);
+	fit_refused(&r, "ABI 2, writable / (no read-only root)", ".writable", "needs Landlock ABI 3");
+	run_free(&r);
 	struct host h2 = host_abi(2);
+	h2.mounts = false;
 	run_fit(&r, "{'signals':'any','unix_sockets':'any'}", &h2, &big_fs);
 	fit_refused(&r, "ABI 2", ".writable",
 		    "needs Landlock ABI 3; this kernel has 2); to run without it, add to the profile: \"unenforced\":{\"truncate\":true}");
