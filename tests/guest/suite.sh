@@ -14,11 +14,14 @@
 # succeeds), or refused with the exact line naming every refused part
 # (".where: part (reason)"), the ABI and the JSON that allows them; and with
 # that JSON, run with the one notice line naming every part left out — the
-# escape then succeeds, and the test says so (documented, not hidden); where
-# a mount namespace still stops it (read-only mounts outside the writable
-# trees, an empty network namespace), that is checked, and the gap with
-# "mounts":"off".  A run on a kernel that enforces everything writes
-# nothing on stderr.  Lines
+# escape then succeeds, and the test says so (documented, not hidden).
+# Where a mount namespace closes a gap below the ABI (truncate: everything
+# outside the writable trees is a read-only mount; abstract sockets: an
+# empty network namespace of its own), the part is neither refused nor
+# named as left out in mount mode and the escape fails there; the same part
+# is checked refused, and left out with the gap open, with "mounts":"off"
+# and where the namespace does not cover it (a writable "/", network "on").
+# A run on a kernel that enforces everything writes nothing on stderr.  Lines
 # "# matrix: FEATURE | CELL" feed the kernel × feature table
 # (doc/kernel-matrix.md) that scripts/kernel-matrix writes.
 set -u
@@ -422,6 +425,35 @@ filesystem() {
 	check "$who: mounts off: moving it out is refused by Landlock (EACCES)" EACCES \
 		"$(inside "$who" "$off" rename "$ws/d2/moved" "$out/moved")"
 	check "$who: ... and it stayed" yes "$([ -e "$ws/d2/moved" ] && echo yes || echo no)"
+	# several writable trees: one mount per outermost tree, so a tree
+	# inside another is no mount of its own (renaming between them
+	# works); two sibling trees are two mounts (EXDEV between them)
+	mkdir -p "$ws/inner"
+	sib=$(mkws "$who" ws-sib)
+	[ "$who" = nobody ] && chown $NOBODY:$NOBODY "$ws/inner"
+	for f in "$ws/inner/a" "$ws/b"; do
+		echo x >"$f"
+		[ "$who" = nobody ] && chown $NOBODY:$NOBODY "$f"
+	done
+	three="\"writable\":[\"$ws\",\"$ws/inner\",\"$sib\"]"
+	if [ "$m" = yes ]; then
+		check "$who: writable trees: the outer one is a writable mount" "rw nosuid nodev" "$(mnt_opts "$who" "{$UNF,$three}" "$ws")"
+		check "$who: ... one inside it is no mount of its own" "" "$(mnt_opts "$who" "{$UNF,$three}" "$ws/inner")"
+		check "$who: ... a sibling is a writable mount of its own" "rw nosuid nodev" "$(mnt_opts "$who" "{$UNF,$three}" "$sib")"
+	fi
+	check "$who: renaming from a writable tree into the one around it works" ok \
+		"$(inside "$who" "$three" rename "$ws/inner/a" "$ws/a")"
+	check "$who: ... and back into the inner one" ok \
+		"$(inside "$who" "$three" rename "$ws/a" "$ws/inner/a")"
+	check "$who: mounts off: renaming between them works too" ok \
+		"$(inside "$who" "$three,\"mounts\":\"off\"" rename "$ws/inner/a" "$ws/a")"
+	if [ "$m" = yes ]; then
+		check "$who: renaming into a sibling writable tree crosses mounts (EXDEV)" EXDEV \
+			"$(inside "$who" "$three" rename "$ws/b" "$sib/b")"
+		check "$who: ... and it stayed" yes "$([ -e "$ws/b" ] && echo yes || echo no)"
+	fi
+	check "$who: control: mounts off: renaming into the sibling tree works (refer)" ok \
+		"$(inside "$who" "$three,\"mounts\":\"off\"" rename "$ws/b" "$sib/b")"
 	matrix "cross-directory rename and link (refer)" enforced
 
 	# executable trees: a program copied into the workspace, run with
@@ -484,6 +516,22 @@ process() {
 		check "$who: ... and nothing on stderr" "" "$(cat "$W/err")"
 		as "$who" "$SB" "{\"writable\":[\"$ws\"]}" -- "$TRY" open-write "$ws/quiet" </dev/null >"$W/out" 2>"$W/err"
 		check "$who: a workspace profile, enforced in full: it runs" ok "$(cat "$W/out")"
+		check "$who: ... and nothing on stderr" "" "$(cat "$W/err")"
+	elif [ "$ABI" -ge 2 ] && [ "$m" = yes ]; then
+		# ABI 2 to 5 with a mount namespace: the read-only root closes the
+		# truncate gap (ABI 3), the empty network namespace the abstract
+		# socket one (ABI 6), the views the pathname one (ABI 9): only
+		# the signal scope is refused
+		as "$who" "$BB" setsid "$SB" '{}' -- "$BB" true </dev/null >"$W/out" 2>"$W/err"
+		check "$who: the default profile on ABI $ABI with a mount namespace is refused (exit 125)" 125 "$?"
+		check "$who: ... for the signal scope only (truncate and socket scopes closed by the namespaces)" \
+			"$(refusal '"unenforced":{"signal_scope":true}' ".signals: signal scope (needs Landlock ABI 6; $HAVE)")" \
+			"$(cat "$W/err")"
+		as "$who" "$BB" setsid "$SB" '{"signals":"any"}' -- "$BB" true </dev/null >"$W/out" 2>"$W/err"
+		check "$who: with signals \"any\" the default profile runs: exit 0" 0 "$?"
+		check "$who: ... and nothing on stderr" "" "$(cat "$W/err")"
+		as "$who" "$SB" "{\"writable\":[\"$ws\"],\"signals\":\"any\"}" -- "$TRY" open-write "$ws/quiet" </dev/null >"$W/out" 2>"$W/err"
+		check "$who: a workspace profile with signals \"any\": it runs" ok "$(cat "$W/out")"
 		check "$who: ... and nothing on stderr" "" "$(cat "$W/err")"
 	else
 		skip "$who: Landlock ABI $ABI$([ "$m" = yes ] || echo ' without mount namespaces') cannot enforce the default profile in full (checked below)"
