@@ -656,8 +656,10 @@ syscalls() {
 # ---- truncate (ABI 3) --------------------------------------------------------
 # With a mount namespace a file outside the writable trees sits on a
 # read-only mount: truncating it answers EROFS before Landlock on every
-# ABI, so below ABI 3 the gap left out by unenforced.truncate is open only
-# with mounts "off" (or where no namespace can be had).
+# ABI.  So below ABI 3 the truncate restriction is not refused there, nor
+# named as left out (unenforced.truncate changes nothing); it is refused,
+# and left out with the gap open, with mounts "off" (or where no namespace
+# can be had) and with a writable "/" (no read-only root).
 truncate_rule() {
 	section
 	who=$1
@@ -665,8 +667,11 @@ truncate_rule() {
 	ws=$(mkws "$who" tr-ws)
 	out=$(mkws "$who" tr-out)
 	echo data >"$out/f"
-	[ "$who" = nobody ] && chown $NOBODY:$NOBODY "$out/f"
-	base="\"writable\":[\"$ws\"],\"unenforced\":{\"workspace_sockets\":true,\"signal_scope\":true"
+	echo data >"$out/g"
+	[ "$who" = nobody ] && chown $NOBODY:$NOBODY "$out/f" "$out/g"
+	# signals "any": the only other part ABI 2 cannot enforce with a
+	# namespace, so a run that leaves nothing out is silent
+	base="\"writable\":[\"$ws\"],\"signals\":\"any\",\"unenforced\":{\"workspace_sockets\":true"
 	off=',"mounts":"off"'
 	trwhat="truncate restriction (files outside writable trees can be truncated)"
 	trwhy="needs Landlock ABI 3; $HAVE"
@@ -691,45 +696,54 @@ truncate_rule() {
 		check "$who: control: mounts off: truncating in the workspace works" ok "$OUT"
 		check "$who: control: the same truncate works outside" ok "$(outside "$who" truncate "$out/f")"
 		matrix "truncate" enforced
-	else
+		return
+	fi
+	refused_line=$(refusal '"unenforced":{"truncate":true}' ".writable: $trwhat ($trwhy)")
+	if [ "$m" = yes ]; then
 		raw "$who" "{$base}}" truncate "$out/f"
+		check "$who: below ABI 3 with a mount namespace the truncate restriction is not refused: it runs (exit 0)" 0 "$RC"
+		check "$who: ... truncating a file outside the writable trees is refused by its read-only mount (EROFS)" EROFS "$OUT"
+		check "$who: ... and nothing on stderr (nothing left out)" "" "$(cat "$W/err")"
+		raw "$who" "{$base,\"truncate\":true}}" truncate "$out/f"
+		check "$who: ... with unenforced.truncate too (EROFS)" EROFS "$OUT"
+		check "$who: ... still nothing on stderr (the restriction is not named as left out)" "" "$(cat "$W/err")"
+		raw "$who" "{$base}}" open-write "$out/f"
+		check "$who: ... writing it is refused too (EROFS)" EROFS "$OUT"
+		check "$who: ... and the file is intact" data "$(cat "$out/f")"
+		echo x >"$ws/f"
+		chmod 666 "$ws/f"
+		raw "$who" "{$base}}" truncate "$ws/f"
+		check "$who: control: truncating in the workspace works" ok "$OUT"
+		# a writable "/": no read-only root, the gap is Landlock's again
+		slash="\"writable\":[\"/\"],\"signals\":\"any\",\"unenforced\":{\"workspace_sockets\":true"
+		raw "$who" "{$slash}}" truncate "$out/g"
 		out1=$OUT
-		check "$who: below ABI 3 a profile is refused (exit 125)" 125 "$RC"
-		check "$who: ... naming the truncate restriction, the ABI and unenforced.truncate" \
-			"$(refusal '"unenforced":{"truncate":true}' ".writable: $trwhat ($trwhy)")" \
-			"$(errline)"
+		check "$who: with a writable \"/\" (no read-only root) it is refused (exit 125)" 125 "$RC"
+		check "$who: ... naming the truncate restriction, the ABI and unenforced.truncate" "$refused_line" "$(errline)"
 		check "$who: ... and nothing ran" "" "$out1"
-		raw "$who" "{$base}$off}" truncate "$out/f"
-		check "$who: ... so is it with mounts off (exit 125)" 125 "$RC"
-		check "$who: ... on the same line" \
-			"$(refusal '"unenforced":{"truncate":true}' ".writable: $trwhat ($trwhy)")" \
-			"$(errline)"
-		cell="refused; left out with notice (unenforced.truncate)"
-		if [ "$m" = yes ]; then
-			raw "$who" "{$base,\"truncate\":true}}" truncate "$out/f"
-			check "$who: with unenforced.truncate it runs, and the read-only mounts still refuse truncating a file outside the writable trees (EROFS)" EROFS "$OUT"
-			check_notice "$who: ... with a notice naming the restriction left out" \
-				"$(left "$trwhat" "$trwhy" .unenforced.truncate)"
-			raw "$who" "{$base,\"truncate\":true}}" open-write "$out/f"
-			check "$who: ... writing it is refused too (EROFS)" EROFS "$OUT"
-			check "$who: ... and the file is intact" data "$(cat "$out/f")"
-			echo x >"$ws/f"
-			chmod 666 "$ws/f"
-			raw "$who" "{$base,\"truncate\":true}}" truncate "$ws/f"
-			check "$who: control: truncating in the workspace works" ok "$OUT"
-			cell="$cell; still refused outside the writable trees by their read-only mounts (mount namespace), open with mounts \"off\""
-		else
-			skip "$who: no mount namespace for uid $who here: the read-only mounts are not tested"
-		fi
-		raw "$who" "{$base,\"truncate\":true}$off}" truncate "$out/f"
-		check "$who: mounts off, with unenforced.truncate: it runs, and a file outside the writable trees CAN be truncated (documented)" ok "$OUT"
+		raw "$who" "{$slash,\"truncate\":true}}" truncate "$out/g"
+		check "$who: ... with unenforced.truncate it runs, and the file CAN be truncated (documented)" ok "$OUT"
 		check_notice "$who: ... with a notice naming it" \
 			"$(left "$trwhat" "$trwhy" .unenforced.truncate)"
-		check "$who: ... it was" "" "$(cat "$out/f")"
-		raw "$who" "{$base,\"truncate\":true}$off}" open-write "$out/f"
-		check "$who: ... while writing it is still refused (EACCES)" EACCES "$OUT"
-		matrix "truncate" "$cell"
+		check "$who: ... it was" "" "$(cat "$out/g")"
+		cell="not refused with a mount namespace (outside the writable trees is read-only: EROFS); refused with mounts \"off\" or a writable \"/\"; left out with notice (unenforced.truncate)"
+	else
+		skip "$who: no mount namespace for uid $who here: the read-only mounts are not tested"
+		cell="refused; left out with notice (unenforced.truncate)"
 	fi
+	raw "$who" "{$base}$off}" truncate "$out/f"
+	out1=$OUT
+	check "$who: mounts off: below ABI 3 a profile is refused (exit 125)" 125 "$RC"
+	check "$who: ... naming the truncate restriction, the ABI and unenforced.truncate" "$refused_line" "$(errline)"
+	check "$who: ... and nothing ran" "" "$out1"
+	raw "$who" "{$base,\"truncate\":true}$off}" truncate "$out/f"
+	check "$who: mounts off, with unenforced.truncate: it runs, and a file outside the writable trees CAN be truncated (documented)" ok "$OUT"
+	check_notice "$who: ... with a notice naming it" \
+		"$(left "$trwhat" "$trwhy" .unenforced.truncate)"
+	check "$who: ... it was" "" "$(cat "$out/f")"
+	raw "$who" "{$base,\"truncate\":true}$off}" open-write "$out/f"
+	check "$who: ... while writing it is still refused (EACCES)" EACCES "$OUT"
+	matrix "truncate" "$cell"
 }
 
 # ---- TCP ports (ABI 4) ---------------------------------------------------------
@@ -839,11 +853,13 @@ signal_scope() {
 
 # ---- abstract unix socket scope (ABI 6) -------------------------------------------
 # Abstract names live in the network namespace.  With a mount namespace,
-# network "off" and unix_sockets "scoped" (the defaults) the sandbox also
-# gets an empty network namespace: a name bound outside is simply not
-# there (ECONNREFUSED), on every ABI.  With unix_sockets "any" there is no
-# extra network namespace (host names reachable); with mounts "off" it is
-# the Landlock scope (EPERM from ABI 6; below, only refused or left out).
+# network "off" or "loopback" and unix_sockets "scoped" (the defaults) the
+# sandbox also gets a network namespace of its own: a name bound outside is
+# simply not there (ECONNREFUSED), on every ABI, so below ABI 6 the scope
+# is neither refused nor named as left out there.  With unix_sockets "any"
+# there is no extra network namespace (host names reachable); with network
+# "on" or mounts "off" it is the Landlock scope (EPERM from ABI 6; below,
+# refused, or left out with the gap open).
 abstract_scope() {
 	section
 	who=$1
@@ -863,17 +879,23 @@ abstract_scope() {
 			"ipc:private net:host" "$(ns_of "$who" "{$UNF,\"unix_sockets\":\"any\"}")"
 		check "$who: ... with network \"on\": the host's network namespace" \
 			"ipc:private net:host" "$(ns_of "$who" "{$UNF,\"network\":\"on\"}")"
+		check "$who: ... with network \"loopback\": a network namespace of its own" \
+			"ipc:private net:private" "$(ns_of "$who" "{$UNF,\"network\":\"loopback\"}")"
 	else
 		skip "$who: no mount namespace for uid $who here: no private IPC or network namespace"
 	fi
 	check "$who: mounts off: the host's IPC and network namespaces" \
 		"ipc:host net:host" "$(ns_of "$who" "{$UNF,\"mounts\":\"off\"}")"
+	on=',"network":"on"'
+	absw="abstract unix socket scope"
 	if [ "$ABI" -ge 6 ]; then
 		if [ "$m" = yes ]; then
 			raw "$who" "{$base}}" connect-abstract "$ABSNAME"
 			check "$who: connect to an abstract socket created outside: not there in the empty network namespace (ECONNREFUSED)" ECONNREFUSED "$OUT"
 			raw "$who" "{$base}}" sendto-abstract "$ABSNAME"
 			check "$who: sendto to it: not there either (ECONNREFUSED)" ECONNREFUSED "$OUT"
+			raw "$who" "{$base}$on}" connect-abstract "$ABSNAME"
+			check "$who: network on (the host's network namespace): connect to it is refused by the Landlock scope (EPERM)" EPERM "$OUT"
 		fi
 		raw "$who" "{$base$wsk}$off}" connect-abstract "$ABSNAME"
 		check "$who: mounts off: connect to it is refused by the Landlock scope (EPERM)" EPERM "$OUT"
@@ -886,34 +908,53 @@ abstract_scope() {
 		raw "$who" "{$base}$off,\"unix_sockets\":\"any\"}" connect-abstract "$ABSNAME"
 		check "$who: control: mounts off, with unix_sockets \"any\" it works" ok "$OUT"
 		matrix "abstract unix socket scope" enforced
-	else
-		raw "$who" "{$base}}" connect-abstract "$ABSNAME"
-		out1=$OUT
-		check "$who: below ABI 6 the abstract socket scope is refused (exit 125)" 125 "$RC"
-		check "$who: ... naming it, the ABI and unenforced.workspace_sockets" \
-			"$(refusal '"unenforced":{"workspace_sockets":true}' ".unix_sockets: abstract unix socket scope (needs Landlock ABI 6; $HAVE)")" \
-			"$(errline)"
-		check "$who: ... and nothing ran" "" "$out1"
-		cell="refused; left out with notice (unenforced.workspace_sockets)"
-		if [ "$m" = yes ]; then
-			raw "$who" "{$base,\"workspace_sockets\":true}}" connect-abstract "$ABSNAME"
-			check "$who: with unenforced.workspace_sockets it runs, and the outside socket is not there in the empty network namespace (ECONNREFUSED)" ECONNREFUSED "$OUT"
-			check_notice "$who: ... with a notice naming the scope left out" \
-				"$(left "abstract unix socket scope" "needs Landlock ABI 6; $HAVE" .unenforced.workspace_sockets)"
-			raw "$who" "{$base,\"workspace_sockets\":true}}" sendto-abstract "$ABSNAME"
-			check "$who: ... sendto to it: not there either (ECONNREFUSED)" ECONNREFUSED "$OUT"
-			raw "$who" "{$base},\"unix_sockets\":\"any\"}" connect-abstract "$ABSNAME"
-			check "$who: control: with unix_sockets \"any\" (the host's network namespace) it works" ok "$OUT"
-			cell="$cell; host sockets still out of reach in the empty network namespace (mount namespace, network \"off\"), reachable with mounts \"off\""
-		fi
-		raw "$who" "{$base,\"workspace_sockets\":true}$off}" connect-abstract "$ABSNAME"
-		check "$who: mounts off, with unenforced.workspace_sockets: it runs, and the outside socket CAN be reached (documented)" ok "$OUT"
-		check_notice "$who: ... with a notice naming it" \
-			"$(left "abstract unix socket scope" "needs Landlock ABI 6; $HAVE" .unenforced.workspace_sockets)"
-		raw "$who" "{$base,\"workspace_sockets\":true}$off}" sendto-abstract "$ABSNAME"
-		check "$who: ... and so CAN sendto (documented)" ok "$OUT"
-		matrix "abstract unix socket scope" "$cell"
+		return
 	fi
+	absr=$(refusal '"unenforced":{"workspace_sockets":true}' ".unix_sockets: $absw (needs Landlock ABI 6; $HAVE)")
+	absl=$(left "$absw" "needs Landlock ABI 6; $HAVE" .unenforced.workspace_sockets)
+	if [ "$m" = yes ]; then
+		raw "$who" "{$base}}" connect-abstract "$ABSNAME"
+		check "$who: below ABI 6 with a mount namespace and network off the scope is not refused: it runs (exit 0)" 0 "$RC"
+		check "$who: ... the outside socket is not there in the empty network namespace (ECONNREFUSED)" ECONNREFUSED "$OUT"
+		check "$who: ... and nothing on stderr (nothing left out)" "" "$(cat "$W/err")"
+		raw "$who" "{$base}}" sendto-abstract "$ABSNAME"
+		check "$who: ... sendto to it: not there either (ECONNREFUSED)" ECONNREFUSED "$OUT"
+		raw "$who" "{$base,\"workspace_sockets\":true}}" connect-abstract "$ABSNAME"
+		check "$who: ... with unenforced.workspace_sockets too (ECONNREFUSED)" ECONNREFUSED "$OUT"
+		check "$who: ... still nothing on stderr (the scope is not named as left out)" "" "$(cat "$W/err")"
+		raw "$who" "{$base},\"network\":\"loopback\"}" connect-abstract "$ABSNAME"
+		check "$who: network loopback (a network namespace of its own): not refused, not there (ECONNREFUSED)" ECONNREFUSED "$OUT"
+		check "$who: ... and nothing on stderr" "" "$(cat "$W/err")"
+		raw "$who" "{$base}$on}" connect-abstract "$ABSNAME"
+		out1=$OUT
+		check "$who: network on (the host's network namespace): the scope is refused (exit 125)" 125 "$RC"
+		check "$who: ... naming it, the ABI and unenforced.workspace_sockets" "$absr" "$(errline)"
+		check "$who: ... and nothing ran" "" "$out1"
+		raw "$who" "{$base,\"workspace_sockets\":true}$on}" connect-abstract "$ABSNAME"
+		check "$who: network on, with unenforced.workspace_sockets: it runs, and the outside socket CAN be reached (documented)" ok "$OUT"
+		check "$who: ... with one notice line naming only it" "__sandbox: notice: left out: $absl" "$(leftline)"
+		raw "$who" "{$base},\"unix_sockets\":\"any\"}" connect-abstract "$ABSNAME"
+		check "$who: control: with unix_sockets \"any\" (the host's network namespace) it works" ok "$OUT"
+		cell="not refused with a mount namespace and network \"off\" or \"loopback\" (a network namespace of its own: host sockets not there); refused with network \"on\" or mounts \"off\"; left out with notice (unenforced.workspace_sockets)"
+	else
+		cell="refused; left out with notice (unenforced.workspace_sockets)"
+	fi
+	# (without mounts the pathname socket scope, ABI 9, is refused on the
+	# same line, with the same key)
+	raw "$who" "{$base}$off}" connect-abstract "$ABSNAME"
+	out1=$OUT
+	check "$who: mounts off: below ABI 6 the abstract socket scope is refused (exit 125)" 125 "$RC"
+	check "$who: ... naming it, the ABI and unenforced.workspace_sockets" \
+		"$(refusal '"unenforced":{"workspace_sockets":true}' ".unix_sockets: $absw (needs Landlock ABI 6; $HAVE)" \
+			".unix_sockets: pathname unix socket scope (sockets outside writable trees stay reachable) (needs Landlock ABI 9; $HAVE, or a mount namespace for a view of /run and a private /tmp (mounts \"off\"))")" \
+		"$(errline)"
+	check "$who: ... and nothing ran" "" "$out1"
+	raw "$who" "{$base,\"workspace_sockets\":true}$off}" connect-abstract "$ABSNAME"
+	check "$who: mounts off, with unenforced.workspace_sockets: it runs, and the outside socket CAN be reached (documented)" ok "$OUT"
+	check_notice "$who: ... with a notice naming it" "$absl"
+	raw "$who" "{$base,\"workspace_sockets\":true}$off}" sendto-abstract "$ABSNAME"
+	check "$who: ... and so CAN sendto (documented)" ok "$OUT"
+	matrix "abstract unix socket scope" "$cell"
 }
 
 # ---- pathname unix sockets (ABI 9, or mount views below) ---------------------------
@@ -999,8 +1040,9 @@ pathname_sockets() {
 # With a mount namespace: a private, writable /tmp and /var/tmp (granted
 # trees inside brought back), an ungranted $HOME as an empty view, the
 # protect names that exist read-only, everything outside the writable trees
-# read-only and nosuid (the writable trees and tmp brought back writable,
-# nosuid, nodev: Landlock does not govern chmod, chown, xattrs or times),
+# read-only and nosuid (the writable trees, one mount per outermost tree,
+# and tmp brought back writable, nosuid, nodev: Landlock does not govern
+# chmod, chown, xattrs or times),
 # and nothing created in the user's tree for the names that do not.
 # Without one (mounts "off"): the built-in protect list is left out (named
 # on the notice line), an ungranted $HOME is replaced by tmp or
@@ -1126,50 +1168,80 @@ mount_namespace() {
 # A profile with every ABI-dependent part (no mount namespace, TCP and UDP
 # port lists): every part this kernel cannot enforce is named on one line,
 # with the JSON that allows them all; with that JSON added it runs, and
-# one notice line names every part left out, in the same order.
+# one notice line names every part left out, in the same order.  The same
+# profile with a mount namespace (network still "on"): the parts the
+# namespace closes (truncate: the read-only root; pathname sockets: the
+# views) are neither refused nor named, the others are, as above.
 one_line() {
 	section
 	who=$1
+	eval "m=\$MNT_$who"
 	ws=$(mkws "$who" one-ws)
-	all="\"writable\":[\"$ws\"],\"mounts\":\"off\",\"network\":\"on\",\"tcp_connect\":[$TCP1],\"udp_connect\":[$UDP1]"
-	keys=
-	notice=
-	# part WHERE WHAT WHY KEY
+	all="\"writable\":[\"$ws\"],\"network\":\"on\",\"tcp_connect\":[$TCP1],\"udp_connect\":[$UDP1]"
+	keys= notice= mkeys= mnotice=
+	# part WHERE WHAT WHY KEY [mounts] — "mounts": closed by the namespace
 	part() {
 		parts_n=$((parts_n + 1))
-		eval "part_$parts_n=\"\$1: \$2 (\$3)\""
+		eval "part_$parts_n=\"\$1: \$2 (\$3)\"; mclosed_$parts_n=\${5:-no}"
 		case ,$keys, in *",\"$4\":true,"*) ;; *) keys="${keys:+$keys,}\"$4\":true" ;; esac
 		notice="${notice:+$notice; }$(left "$2" "$3" ".unenforced.$4")"
+		[ "${5:-}" = mounts ] && return
+		case ,$mkeys, in *",\"$4\":true,"*) ;; *) mkeys="${mkeys:+$mkeys,}\"$4\":true" ;; esac
+		mnotice="${mnotice:+$mnotice; }$(left "$2" "$3" ".unenforced.$4")"
 	}
 	parts_n=0
-	[ "$ABI" -lt 3 ] && part .writable "truncate restriction (files outside writable trees can be truncated)" "needs Landlock ABI 3; $HAVE" truncate
+	[ "$ABI" -lt 3 ] && part .writable "truncate restriction (files outside writable trees can be truncated)" "needs Landlock ABI 3; $HAVE" truncate mounts
 	[ "$ABI" -lt 4 ] && part .tcp_connect "TCP port rules" "needs Landlock ABI 4; $HAVE" tcp_ports
 	[ "$ABI" -lt 10 ] && part .udp_connect "UDP port rules" "needs Landlock ABI 10; $HAVE" udp_ports
 	[ "$ABI" -lt 6 ] && part .signals "signal scope" "needs Landlock ABI 6; $HAVE" signal_scope
 	[ "$ABI" -lt 6 ] && part .unix_sockets "abstract unix socket scope" "needs Landlock ABI 6; $HAVE" workspace_sockets
 	[ "$ABI" -lt 9 ] && part .unix_sockets "pathname unix socket scope (sockets outside writable trees stay reachable)" \
-		"needs Landlock ABI 9; $HAVE, or a mount namespace for a view of /run and a private /tmp (mounts \"off\")" workspace_sockets
+		"needs Landlock ABI 9; $HAVE, or a mount namespace for a view of /run and a private /tmp (mounts \"off\")" workspace_sockets mounts
+	# one_check NAME PROFILE KEYS NOTICE PART... — PROFILE refused naming
+	# every PART, KEYS the JSON allowing them, NOTICE the left-out line
+	one_check() {
+		oc_name=$1 oc_prof=$2 oc_keys=$3 oc_notice=$4
+		shift 4
+		raw "$who" "{$oc_prof}" tcp-connect "$TCP1"
+		if [ $# -eq 0 ]; then
+			check "$who: $oc_name: everything enforced (ABI $ABI): it runs" ok "$OUT"
+			check "$who: ... and nothing on stderr" "" "$(cat "$W/err")"
+			return
+		fi
+		out1=$OUT
+		check "$who: $oc_name: every part ABI $ABI cannot enforce is refused at once (exit 125)" 125 "$RC"
+		check "$who: ... on one line naming each, and the JSON allowing them all" \
+			"$(refusal "\"unenforced\":{$oc_keys}" "$@")" "$(cat "$W/err")"
+		check "$who: ... and nothing ran" "" "$out1"
+		raw "$who" "{$oc_prof,\"unenforced\":{$oc_keys}}" tcp-connect "$TCP1"
+		check "$who: $oc_name: with that JSON added it runs" ok "$OUT"
+		check "$who: ... with one notice line naming every part left out" \
+			"__sandbox: notice: left out: $oc_notice" "$(cat "$W/err")"
+	}
 	set --
 	i=1
 	while [ "$i" -le "$parts_n" ]; do
 		eval "set -- \"\$@\" \"\$part_$i\""
 		i=$((i + 1))
 	done
-	raw "$who" "{$all}" tcp-connect "$TCP1"
-	if [ "$parts_n" -eq 0 ]; then
-		check "$who: everything enforced (ABI $ABI, no mount namespace): it runs" ok "$OUT"
-		check "$who: ... and nothing on stderr" "" "$(cat "$W/err")"
+	one_check "mounts off" "$all,\"mounts\":\"off\"" "$keys" "$notice" "$@"
+	if [ "$m" != yes ]; then
+		skip "$who: no mount namespace for uid $who here: the parts it closes are not tested"
 		return
 	fi
-	out1=$OUT
-	check "$who: every part ABI $ABI cannot enforce is refused at once (exit 125)" 125 "$RC"
-	check "$who: ... on one line naming each, and the JSON allowing them all" \
-		"$(refusal "\"unenforced\":{$keys}" "$@")" "$(cat "$W/err")"
-	check "$who: ... and nothing ran" "" "$out1"
-	raw "$who" "{$all,\"unenforced\":{$keys}}" tcp-connect "$TCP1"
-	check "$who: with that JSON added it runs" ok "$OUT"
-	check "$who: ... with one notice line naming every part left out" \
-		"__sandbox: notice: left out: $notice" "$(cat "$W/err")"
+	set --
+	i=1
+	while [ "$i" -le "$parts_n" ]; do
+		eval "[ \"\$mclosed_$i\" = mounts ] || set -- \"\$@\" \"\$part_$i\""
+		i=$((i + 1))
+	done
+	one_check "with mounts (network on), leaving out what the namespace closes" "$all" "$mkeys" "$mnotice" "$@"
+	if [ -n "$keys" ] && [ "$keys" != "$mkeys" ]; then
+		raw "$who" "{$all,\"unenforced\":{$keys}}" tcp-connect "$TCP1"
+		check "$who: with mounts and the JSON of mounts off: it runs" ok "$OUT"
+		check "$who: ... the notice names only the parts the namespace leaves open" \
+			"$([ -n "$mnotice" ] && echo "__sandbox: notice: left out: $mnotice")" "$(cat "$W/err")"
+	fi
 }
 
 # ---- UDP ports (ABI 10) ---------------------------------------------------------------
