@@ -80,7 +80,11 @@ int main(void)
 	       " * libseccomp %u.%u.%u; see shim/seccomp_bpf.h. */\n"
 	       "#include \"../../shim/seccomp_bpf.h\"\n",
 	       v->major, v->minor, v->micro);
-	for (size_t i = 0; i < np; i++) {
+	/* each profile twice: with a mount namespace (the usual host) and
+	 * without one (containers: SysV IPC is refused then) */
+	for (size_t j = 0; j < 2 * np; j++) {
+		size_t i = j / 2;
+		bool mounts = j % 2 == 0;
 		struct profile prof;
 		struct sb_err err = {{0}, {0}, {0}};
 		if (profile_parse(profiles[i], strlen(profiles[i]), &prof, &err)) {
@@ -89,9 +93,7 @@ int main(void)
 			fprintf(stderr, "seccomp-embed: %s: %s\n", profiles[i], line);
 			return 1;
 		}
-		/* the usual host: a mount namespace can be had (the filter
-		 * depends on it: SysV IPC is refused only without one) */
-		struct host h = {.ll_abi = LL_ABI_KNOWN, .seccomp = true, .persona = PERSONA, .mounts = true};
+		struct host h = {.ll_abi = LL_ABI_KNOWN, .seccomp = true, .persona = PERSONA, .mounts = mounts};
 		struct plan pl;
 		if (fit(&prof, &h, &empty_fs, &pl, &err) || !pl.seccomp) {
 			char line[2048];
@@ -108,10 +110,11 @@ int main(void)
 			fprintf(stderr, "seccomp-embed: %s: %s\n", profiles[i], line);
 			return 1;
 		}
-		printf("\n/* %s: %zu rules, %zu instructions */\n", profiles[i], pl.nsc, n);
-		printf("static const unsigned char key%zu[%zu] = {", i, klen);
+		printf("\n/* %s%s: %zu rules, %zu instructions */\n", profiles[i],
+		       mounts ? "" : " (no mount namespace)", pl.nsc, n);
+		printf("static const unsigned char key%zu[%zu] = {", j, klen);
 		print_bytes(key, klen);
-		printf("};\nstatic const struct sock_filter bpf%zu[%zu] = {\n", i, n);
+		printf("};\nstatic const struct sock_filter bpf%zu[%zu] = {\n", j, n);
 		for (size_t k = 0; k < n; k++)
 			printf("\t{0x%04x, %u, %u, 0x%08x},\n", bpf[k].code, bpf[k].jt, bpf[k].jf, bpf[k].k);
 		printf("};\n");
@@ -121,16 +124,16 @@ int main(void)
 		profile_free(&prof);
 	}
 	printf("\nconst struct sc_embedded sc_embedded[] = {\n");
-	for (size_t i = 0; i < np; i++) {
+	for (size_t j = 0; j < 2 * np; j++) {
 		printf("\t{\"");
-		for (const char *c = profiles[i]; *c; c++) {
+		for (const char *c = profiles[j / 2]; *c; c++) {
 			if (*c == '"' || *c == '\\')
 				putchar('\\');
 			putchar(*c);
 		}
-		printf("\", %uu, key%zu, sizeof key%zu, bpf%zu, sizeof bpf%zu / sizeof bpf%zu[0]},\n",
-		       PERSONA, i, i, i, i, i);
+		printf("\", %uu, %s, key%zu, sizeof key%zu, bpf%zu, sizeof bpf%zu / sizeof bpf%zu[0]},\n",
+		       PERSONA, j % 2 ? "false" : "true", j, j, j, j, j);
 	}
-	printf("};\nconst size_t sc_nembedded = %zu;\n", np);
+	printf("};\nconst size_t sc_nembedded = %zu;\n", 2 * np);
 	return fflush(stdout) == 0 ? 0 : 1;
 }

@@ -14,6 +14,7 @@
 #define SB_SECCOMP_BPF_H
 
 #include <linux/filter.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,7 @@
 struct sc_embedded {
 	const char *profile;            /* the profile it was made from, for tests and comments */
 	uint32_t persona;               /* the host personality(2) value assumed */
+	bool mounts;                    /* the host could make a mount namespace (without one SysV IPC is refused) */
 	const unsigned char *key;       /* seccomp_rules_key() of that plan */
 	size_t keylen;
 	const struct sock_filter *bpf;  /* the program, seccomp_compile() output */

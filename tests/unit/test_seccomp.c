@@ -30,8 +30,8 @@ static char *runnable(const char *profile)
 }
 
 /* fit() as the shim runs it, on this host with persona forced. */
-static int plan_of(const char *json, uint32_t persona, struct profile *prof,
-		   struct plan *pl)
+static int plan_of(const char *json, uint32_t persona, bool mounts,
+		   struct profile *prof, struct plan *pl)
 {
 	struct sb_err err = {{0}, {0}, {0}};
 	struct host h;
@@ -41,6 +41,7 @@ static int plan_of(const char *json, uint32_t persona, struct profile *prof,
 	}
 	probe_host(&h, false);
 	h.persona = persona;
+	h.mounts = mounts;
 	if (fit(prof, &h, &fsview_real, pl, &err)) {
 		diag("fit %s: %s %s", json, err.where, err.why);
 		profile_free(prof);
@@ -83,7 +84,8 @@ static void test_identical(void)
 		char *json = runnable(e->profile);
 		struct profile prof;
 		struct plan pl;
-		if (!ok(plan_of(json, e->persona, &prof, &pl) == 0, "fit %s", json)) {
+		if (!ok(plan_of(json, e->persona, e->mounts, &prof, &pl) == 0, "fit %s%s", json,
+			e->mounts ? "" : " (no mount namespace)")) {
 			free(json);
 			continue;
 		}
@@ -118,7 +120,7 @@ static void test_misses(void)
 		char *json = runnable(other[i]);
 		struct profile prof;
 		struct plan pl;
-		if (ok(plan_of(json, 0, &prof, &pl) == 0, "fit %s", json)) {
+		if (ok(plan_of(json, 0, true, &prof, &pl) == 0, "fit %s", json)) {
 			ok(find_plan(&pl) == NULL, "%s: no embedded filter (compiled at run time)", other[i]);
 			plan_free(&pl);
 			profile_free(&prof);
@@ -129,7 +131,7 @@ static void test_misses(void)
 	char *json = runnable("{}");
 	struct profile prof;
 	struct plan pl;
-	if (ok(plan_of(json, 0x0040000 /* ADDR_NO_RANDOMIZE */, &prof, &pl) == 0, "fit {} with setarch -R's persona")) {
+	if (ok(plan_of(json, 0x0040000 /* ADDR_NO_RANDOMIZE */, true, &prof, &pl) == 0, "fit {} with setarch -R's persona")) {
 		ok(find_plan(&pl) == NULL, "another personality: no embedded filter");
 		plan_free(&pl);
 		profile_free(&prof);
@@ -144,7 +146,7 @@ static void test_key_fields(void)
 	char *json = runnable("{}");
 	struct profile prof;
 	struct plan pl;
-	if (!ok(plan_of(json, 0, &prof, &pl) == 0, "fit {}")) {
+	if (!ok(plan_of(json, 0, true, &prof, &pl) == 0, "fit {}")) {
 		free(json);
 		return;
 	}
