@@ -163,9 +163,11 @@ static void socket_rules(struct plan *pl, const struct profile *p,
 
 /* No set-uid or set-gid bit can be made (systemd's RestrictSUIDSGID=):
  * a file the command marks so would run with its owner's ids for any
- * local user after the sandbox is gone.  Every call that sets a mode is
- * checked bit by bit (one masked comparison per bit: libseccomp takes one
- * comparison per argument); creating calls only with O_CREAT or
+ * local user after the sandbox is gone.  Every call that sets a file's
+ * mode is checked bit by bit, one masked comparison per bit (libseccomp
+ * takes one comparison per argument) — not mkdir: the kernel drops both
+ * bits from its mode (vfs_prepare_mode), so refusing them there would
+ * only break cp -a in a set-gid directory; creating calls only with O_CREAT or
  * O_TMPFILE; openat2's mode sits behind a pointer, so ENOSYS (libcs fall
  * back to openat). */
 #define SB_O_CREAT 0100u
@@ -175,7 +177,7 @@ static void suid_rules(struct plan *pl, const struct profile *p)
 	static const char why[] = "set-uid/set-gid bits (RestrictSUIDSGID)";
 	static const struct { const char *name; unsigned mode_arg; int flags_arg; } calls[] = {
 		{"chmod", 1, -1}, {"fchmod", 1, -1}, {"fchmodat", 2, -1}, {"fchmodat2", 2, -1},
-		{"mkdir", 1, -1}, {"mkdirat", 2, -1}, {"mknod", 1, -1}, {"mknodat", 2, -1},
+		{"mknod", 1, -1}, {"mknodat", 2, -1},
 		{"creat", 1, -1}, {"open", 2, 1}, {"openat", 3, 2}};
 	static const unsigned bits[] = {04000 /* S_ISUID */, 02000 /* S_ISGID */};
 	static const unsigned creating[] = {SB_O_CREAT, SB_O_TMPFILE};

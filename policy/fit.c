@@ -148,6 +148,7 @@ void fitctx_free(struct fitctx *fc)
 	}
 	free(fc->cv);
 	sv_free(&fc->priv_tmp);
+	sv_free(&fc->home_view);
 	sv_free(&fc->excl_r);
 	sv_free(&fc->excl_w);
 	sv_free(&fc->ro_read);
@@ -364,6 +365,11 @@ static int fit_ll_grants(struct fitctx *fc, struct sb_err *err)
 		snprintf(where, sizeof where, "%s (private)", fc->priv_tmp.v[i]);
 		plan_add_rule(pl, fc->priv_tmp.v[i], where, p->executable.set ? all & ~LL_FS_EXECUTE : all, true);
 	}
+	/* an empty view of an ungranted $HOME lists as empty rather than
+	 * failing (listing only: what is brought back inside has its own
+	 * rules) */
+	for (size_t i = 0; i < fc->home_view.n; i++)
+		plan_add_rule(pl, fc->home_view.v[i], "$HOME (an empty view)", LL_FS_READ_DIR, true);
 	/* read-only carve-outs are readable again, around the hidden paths
 	 * inside them (a hidden token in a read_only state directory) */
 	for (size_t i = 0; i < fc->ro_read.n; i++) {
@@ -422,17 +428,27 @@ static void fit_seccomp(struct fitctx *fc)
 }
 
 /* One error naming every refused part, with the JSON that would allow
- * them all (one round trip, not one per part). */
+ * them all (one round trip, not one per part).  An `unenforced` object
+ * the profile already has is part of the suggestion, which replaces it
+ * (adding a second one would be a duplicate key). */
 static void refusal(const struct plan *pl, struct sb_err *err)
 {
 	char list[1024] = "", unf[256] = "", other[128] = "";
+	const struct profile *p = pl->prof;
+	for (unsigned b = 1; b && b <= p->unenforced; b <<= 1) {
+		const char *name = (p->unenforced & b) ? unenforced_name(b) : NULL;
+		if (name)
+			snprintf(unf + strlen(unf), sizeof unf - strlen(unf), "%s\"%s\":true", unf[0] ? "," : "", name);
+	}
 	for (size_t i = 0; i < pl->nrefused; i++) {
 		const struct left_out *r = &pl->refused[i];
 		size_t o = strlen(list);
 		snprintf(list + o, sizeof list - o, "%s%s%s%s (%s)", i ? "; " : "", r->where,
 			 r->where[0] ? ": " : "", r->part, r->reason);
 		if (strncmp(r->key, "unenforced.", 11) == 0) {
-			if (!strstr(unf, r->key + 11)) {
+			char quoted[64];
+			snprintf(quoted, sizeof quoted, "\"%s\"", r->key + 11);
+			if (!strstr(unf, quoted)) {
 				o = strlen(unf);
 				snprintf(unf + o, sizeof unf - o, "%s\"%s\":true", o ? "," : "", r->key + 11);
 			}
@@ -447,8 +463,9 @@ static void refusal(const struct plan *pl, struct sb_err *err)
 	char fix[512];
 	snprintf(fix, sizeof fix, "%s%s%s%s%s", unf[0] ? "\"unenforced\":{" : "", unf, unf[0] ? "}" : "",
 		 unf[0] && other[0] ? "," : "", other);
-	sb_fail(err, NULL, NULL, "this host cannot enforce %s; to run without %s, add to the profile: %s",
-		list, pl->nrefused > 1 ? "them" : "it", fix);
+	sb_fail(err, NULL, NULL, "this host cannot enforce %s; to run without %s, %s the profile: %s",
+		list, pl->nrefused > 1 ? "them" : "it",
+		p->unenforced ? "set its \"unenforced\" to this in" : "add to", fix);
 }
 
 int fit(const struct profile *p, const struct host *h, const struct fs_view *raw,

@@ -26,10 +26,11 @@ struct host {
 	int mounts_errno;    /* why not, when !mounts (0: not tried) */
 	uint32_t persona;    /* current personality(2) value */
 	char stdio_tty[3][64]; /* /dev/pts/N behind fds 0-2, "" if none */
-	bool stdio_terminal;  /* one of fds 0-2 is a terminal (isatty): /dev/tty is granted only then */
+	bool stdio_terminal;  /* one of fds 0-2 is the controlling terminal: /dev/tty is granted only then */
 	char release[65];    /* uname -r, for messages */
 	char mounts_why[256]; /* when !mounts: which step failed and why ("mount propagation: Invalid argument: ..."), "" if unknown */
 	char home[1024];     /* $HOME of the shim's environment, "" if unset */
+	char cwd[1024];      /* the working directory at start, "" if unknown */
 };
 
 /* Build the plan for `p` on host `h`.  Every path is resolved through `fs`;

@@ -35,6 +35,7 @@ struct fitctx {
 	bool views;             /* /run views hide pathname sockets (mount mode, ABI < 9) */
 	bool shm;               /* a private /dev/shm is mounted: grant it */
 	struct strvec priv_tmp; /* /tmp, /var/tmp made private: granted writable */
+	struct strvec home_view; /* an ungranted $HOME shown empty: listable */
 	struct strvec excl_r;   /* trees go around these (expansion): /dev, hidden */
 	struct strvec excl_w;   /* writable trees also go around read-only carve-outs */
 	struct strvec ro_read;  /* existing read-only carve-outs: readable again (expansion) */

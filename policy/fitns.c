@@ -196,6 +196,31 @@ static int protect_list(struct fitctx *fc, size_t i, const struct strvec *names,
 	return 0;
 }
 
+struct wt_ctx {
+	struct fitctx *fc;
+	const char *tree;
+	const char *dir; /* R/.git/worktrees */
+};
+
+/* One linked worktree's git dir (R/.git/worktrees/NAME): its commondir,
+ * gitdir and config.worktree decide which repository, config and hooks
+ * git uses there; rewritten, they aim git outside at the command's. */
+static int worktree_entry(void *arg, const char *name, enum fs_kind kind)
+{
+	static const char *const own[] = {"commondir", "gitdir", "config.worktree"};
+	struct wt_ctx *w = arg;
+	if (kind != FS_DIR)
+		return 0;
+	for (int o = 0; o < 3; o++) {
+		char abs[4400];
+		snprintf(abs, sizeof abs, "%s/%s/%s", w->dir, name, own[o]);
+		const char *rel = abs + (strcmp(w->tree, "/") ? strlen(w->tree) + 1 : 1);
+		carve_add(w->fc, w->tree, rel, abs, false, UNF_CARVE,
+			  ".protect (built-in, a linked worktree's git dir)")->builtin = !w->fc->p->protect_set;
+	}
+	return 0;
+}
+
 /* protect: every name relative to every writable tree; a writable tree
  * inside a repository's .git gets the .git names relative to that
  * repository where they fall inside it, and no others.  A linked
@@ -221,6 +246,15 @@ static int carve_protect(struct fitctx *fc, struct sb_err *err)
 		if (protect_list(fc, i, &fc->p->protect, false, err) ||
 		    protect_list(fc, i, &fc->p->protect_extra, true, err))
 			return -1;
+		/* the linked worktrees of a repository whose .git is writable */
+		char wdir[4200];
+		enum fs_kind k;
+		snprintf(wdir, sizeof wdir, "%s/.git/worktrees", strcmp(base, "/") ? base : "");
+		if (path_within(wdir, tree) && strcmp(wdir, tree) != 0 &&
+		    fc->fs->lkind(fc->fs->ctx, wdir, &k) == 0 && k == FS_DIR) {
+			struct wt_ctx w = {fc, tree, wdir};
+			fc->fs->list(fc->fs->ctx, wdir, worktree_entry, &w);
+		}
 	}
 	return 0;
 }
@@ -264,10 +298,13 @@ static void keep_inside(struct fitctx *fc, const char *dir)
 			    strcmp(canon, dir) == 0 || !path_within(canon, dir))
 				continue;
 			snprintf(where, sizeof where, ".%s[%zu]", keep[l]->key, i);
-			plan_add_mount(fc->pl, MNT_KEEP, canon, where, k == FS_DIR);
+			/* only writable trees stay writable: the rest is read-only
+			 * at the mount level too, since the rules of a writable
+			 * replacement (the private /tmp) reach down into it */
+			plan_add_mount(fc->pl, MNT_KEEP, canon, where, k == FS_DIR)->rw |= l == 0;
 		}
 	if (p->tmp && strcmp(p->tmp, dir) != 0 && path_within(p->tmp, dir))
-		plan_add_mount(fc->pl, MNT_KEEP, p->tmp, ".tmp", true);
+		plan_add_mount(fc->pl, MNT_KEEP, p->tmp, ".tmp", true)->rw = true;
 	char rc[4096];
 	enum fs_kind k;
 	if (fc->fs->resolve(fc->fs->ctx, "/etc/resolv.conf", rc, sizeof rc, &k) == 0 &&
@@ -324,6 +361,14 @@ static void plan_private_tmp(struct fitctx *fc)
 		snprintf(where, sizeof where, "%s (private)", dirs[d]);
 		plan_add_mount(fc->pl, MNT_TMP, dirs[d], where, true);
 		keep_inside(fc, dirs[d]);
+		/* the directory the command starts in (a checkout under /tmp),
+		 * when the profile lets it read there: brought back read-only */
+		char cw[4096];
+		enum fs_kind ck;
+		const char *start = fc->p->cwd ? fc->p->cwd : fc->h->cwd;
+		if (start[0] == '/' && fc->fs->resolve(fc->fs->ctx, start, cw, sizeof cw, &ck) == 0 &&
+		    ck == FS_DIR && strcmp(cw, dirs[d]) != 0 && path_within(cw, dirs[d]) && fit_readable(fc, cw))
+			plan_add_mount(fc->pl, MNT_KEEP, cw, "the working directory", true);
 		const char *t = fc->p->tmp;
 		/* looked up again: keep_inside() may have moved the array */
 		if (d == 0 && t && !path_within(t, "/tmp") && !path_within("/tmp", t) &&
@@ -373,8 +418,9 @@ static int ungranted_home(const struct fitctx *fc, char *home, size_t n)
 	enum fs_kind k;
 	if (!h || h[0] != '/' || fc->fs->resolve(fc->fs->ctx, h, home, n, &k) || k != FS_DIR ||
 	    strcmp(home, "/") == 0 || path_within(home, "/tmp") || path_within(home, "/var/tmp") ||
+	    path_within("/tmp", home) || path_within("/var/tmp", home) ||
 	    path_within(home, "/dev") || path_within(home, "/proc"))
-		return 0;
+		return 0; /* (a home above /tmp or /var/tmp would cover them) */
 	return !fit_readable(fc, home);
 }
 
@@ -390,6 +436,7 @@ static void plan_home(struct fitctx *fc, bool mounts)
 	if (mounts) {
 		plan_add_mount(fc->pl, MNT_VIEW, home, "$HOME (not granted: an empty view)", true);
 		keep_inside(fc, home);
+		sv_push(&fc->home_view, home);
 		return;
 	}
 	bool set = false;
@@ -462,6 +509,14 @@ static void plan_read_only_root(struct fitctx *fc)
 		/* one mount per outermost tree: a tree inside another comes
 		 * with it, so renaming between them stays possible (EXDEV
 		 * between two mounts) */
+		char canon[4096];
+		enum fs_kind k;
+		/* a file listed as writable comes back on its own */
+		if (!fc->wcanon[i] && fc->fs->resolve(fc->fs->ctx, p->writable.v.v[i], canon, sizeof canon, &k) == 0 &&
+		    k == FS_FILE && !in_writable(fc, canon, &rel) && !path_within(canon, "/dev")) {
+			snprintf(where, sizeof where, ".writable[%zu]", i);
+			plan_add_mount(fc->pl, MNT_RW, canon, where, false)->rw = true;
+		}
 		if (!fc->wcanon[i] || in_writable(fc, fc->wcanon[i], &rel))
 			continue;
 		snprintf(where, sizeof where, ".writable[%zu]", i);

@@ -123,6 +123,19 @@ static int load_and_fit(const char *arg, bool check, struct profile *prof,
 		return -1;
 	probe_host(h, check);
 	rc = user_resolve(prof, h, err) ? -1 : fit(prof, h, &fsview_real, pl, err);
+	if (rc == 1 && !check && pl->mount_ns) {
+		/* A run assumes namespaces without trying them; before refusing,
+		 * find out for real, so the one refusal names every part this
+		 * host cannot enforce, those a missing namespace adds too. */
+		plan_free(pl);
+		probe_host(h, true);
+		rc = fit(prof, h, &fsview_real, pl, err);
+		if (rc == 0) {
+			/* (cannot happen: a namespace only ever closes gaps) */
+			plan_free(pl);
+			rc = sb_fail(err, NULL, NULL, "the plan changed when the host was probed again; run it once more");
+		}
+	}
 	if (rc < 0)
 		profile_free(prof);
 	return rc;

@@ -367,13 +367,14 @@ static int source_of(const struct plan *pl, size_t i, int *keepfd, int *t,
 	case MNT_KEEP:
 	case MNT_RW: {
 		/* cloned by clone_sources() before the read-only root; a
-		 * writable tree is made nosuid and nodev (only ever adding
-		 * restrictions: a flag locked on a mount cannot be cleared) */
+		 * writable tree is made nosuid and nodev, anything else kept
+		 * read-only too (only ever adding restrictions: a flag locked
+		 * on a mount cannot be cleared) */
 		*what = m->op == MNT_KEEP ? "keeping it inside the view" : "bringing the writable tree back";
 		*t = keepfd[i];
 		keepfd[i] = -1;
-		struct sb_mount_attr a = {SB_MOUNT_ATTR_NOSUID | SB_MOUNT_ATTR_NODEV, 0, 0, 0};
-		return m->rw && sb_mount_setattr(*t, "", SB_AT_EMPTY_PATH | SB_AT_RECURSIVE, &a) < 0 ? errno : 0;
+		struct sb_mount_attr a = {SB_MOUNT_ATTR_NOSUID | SB_MOUNT_ATTR_NODEV | (m->rw ? 0 : SB_MOUNT_ATTR_RDONLY), 0, 0, 0};
+		return sb_mount_setattr(*t, "", SB_AT_EMPTY_PATH | SB_AT_RECURSIVE, &a) < 0 ? errno : 0;
 	}
 	case MNT_RO_ROOT: {
 		/* in place, recursively: every mount of this namespace */

@@ -19,6 +19,8 @@
 #include <sys/prctl.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
 
 #include "versions.h" /* build/deps/versions.h, written by scripts/deps */
 #include "shim.h"
@@ -107,7 +109,7 @@ void probe_host(struct host *h, bool tries)
 	if (tries) {
 		h->userns_errno = try_ns(CLONE_NEWUSER, false);
 		h->userns = h->userns_errno == 0;
-		int e = try_ns(CLONE_NEWNS | (h->mounts_via_userns ? CLONE_NEWUSER : 0), true);
+		int e = try_ns(CLONE_NEWNS | CLONE_NEWIPC | (h->mounts_via_userns ? CLONE_NEWUSER : 0), true);
 		h->mounts_errno = e & 127;
 		h->mounts = e == 0;
 		if (e >= 128)
@@ -115,7 +117,7 @@ void probe_host(struct host *h, bool tries)
 				 e - 128 == EINVAL ? ": the root of this chroot is not a mount point" : "");
 		else if (e)
 			snprintf(h->mounts_why, sizeof h->mounts_why, "unshare(%s): %s",
-				 h->mounts_via_userns ? "CLONE_NEWUSER|CLONE_NEWNS" : "CLONE_NEWNS", strerror(e));
+				 h->mounts_via_userns ? "CLONE_NEWUSER|CLONE_NEWNS|CLONE_NEWIPC" : "CLONE_NEWNS|CLONE_NEWIPC", strerror(e));
 	} else {
 		/* A run does not fork to find out: it tries unshare itself and
 		 * plans again without namespaces if that is refused. */
@@ -132,9 +134,14 @@ void probe_host(struct host *h, bool tries)
 			snprintf(h->stdio_tty[t], sizeof h->stdio_tty[t], "%s", target);
 		}
 	}
-	/* any terminal, not only a pseudo-terminal (a console, a serial
-	 * line): decides whether /dev/tty is granted at all */
-	h->stdio_terminal = isatty(0) || isatty(1) || isatty(2);
+	/* /dev/tty is the controlling terminal: granted only when it is the
+	 * one on stdio (tcgetsid: the session it controls is ours), not
+	 * when stdio holds another terminal and the user's is elsewhere */
+	pid_t sid = getsid(0);
+	for (int t = 0; t < 3 && !h->stdio_terminal; t++)
+		h->stdio_terminal = isatty(t) && tcgetsid(t) == sid;
+	if (!getcwd(h->cwd, sizeof h->cwd))
+		h->cwd[0] = 0;
 	int pers = personality(0xffffffff);
 	h->persona = pers < 0 ? 0 : (uint32_t)pers;
 	struct utsname u;

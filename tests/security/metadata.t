@@ -2,7 +2,8 @@
 # Metadata outside the writable trees, and set-uid/set-gid bits (issue 10,
 # class 1), as root and as uid 65534, with a mount namespace and without:
 #  - seccomp (both modes): chmod/fchmod/fchmodat, open/openat with O_CREAT,
-#    mkdir with a set-uid or set-gid bit → EPERM, in the workspace too
+#    mknod with a set-uid or set-gid bit → EPERM, in the workspace too (mkdir
+#    is left alone: the kernel drops both bits from its mode)
 #    (systemd's RestrictSUIDSGID); the same calls without those bits work;
 #  - mounts: everything outside the writable trees is read-only at the
 #    mount level: chmod, chown, utime, setxattr of a file the command owns
@@ -30,7 +31,9 @@ def t(f, *a):
 		as "$who" "$SB" "$p" -- $PY -c "$pre$code" 2>"$T/err"
 	fi
 }
-SUID='print(t(os.chmod, W + "/x", 0o4755), t(os.chmod, W + "/x", 0o2755), t(os.open, W + "/y", os.O_CREAT | os.O_WRONLY, 0o6755), t(os.mkdir, W + "/d", 0o2755), t(os.fchmod, os.open(W + "/x", os.O_RDONLY), 0o4755))'
+SUID='print(t(os.chmod, W + "/x", 0o4755), t(os.chmod, W + "/x", 0o2755), t(os.open, W + "/y", os.O_CREAT | os.O_WRONLY, 0o6755), t(os.mknod, W + "/n", 0o2644), t(os.fchmod, os.open(W + "/x", os.O_RDONLY), 0o4755))'
+# mkdir is left alone: the kernel drops both bits from its mode
+MKDIR='os.mkdir(W + "/d", 0o6755); print(oct(os.stat(W + "/d").st_mode & 0o7777))'
 PLAIN='print(t(os.chmod, W + "/x", 0o755), t(os.open, W + "/z", os.O_CREAT | os.O_WRONLY, 0o644), t(os.mkdir, W + "/e", 0o755))'
 META='print(t(os.chmod, F, 0o666), t(os.utime, F, (1, 1)), t(os.setxattr, F, "user.sbtest", b"1"), t(os.chown, F, os.getuid(), os.getgid()))'
 
@@ -44,8 +47,9 @@ for who in $USERS; do
 		as "$who" touch "$ws/x" "$ctl/x"
 		p="{$mk\"writable\":[\"$ws\"]}"
 		check "$t: control: outside, set-uid/set-gid bits can be set" "ok ok ok ok ok" "$(py "$who" - "W='$ctl'; $SUID")"
-		check "$t: set-uid/set-gid bits are refused in the workspace (chmod 4755, 2755, open 06755, mkdir 02755, fchmod 4755)" \
+		check "$t: set-uid/set-gid bits are refused in the workspace (chmod 4755, 2755, open 06755, mknod 02644, fchmod 4755)" \
 			"EPERM EPERM EPERM EPERM EPERM" "$(py "$who" "$p" "W='$ws'; $SUID")"
+		check "$t: mkdir 06755 works and makes neither bit (the kernel drops them)" 0o755 "$(py "$who" "$p" "W='$ws'; $MKDIR")"
 		check "$t: ... and nothing set-uid or set-gid was made" "" "$(find "$ws" -perm /6000)"
 		check "$t: the same calls without those bits work" "ok ok ok" "$(py "$who" "$p" "W='$ws'; $PLAIN")"
 
