@@ -435,11 +435,6 @@ static void refusal(const struct plan *pl, struct sb_err *err)
 {
 	char list[1024] = "", unf[256] = "", other[128] = "";
 	const struct profile *p = pl->prof;
-	for (unsigned b = 1; b && b <= p->unenforced; b <<= 1) {
-		const char *name = (p->unenforced & b) ? unenforced_name(b) : NULL;
-		if (name)
-			snprintf(unf + strlen(unf), sizeof unf - strlen(unf), "%s\"%s\":true", unf[0] ? "," : "", name);
-	}
 	for (size_t i = 0; i < pl->nrefused; i++) {
 		const struct left_out *r = &pl->refused[i];
 		size_t o = strlen(list);
@@ -460,12 +455,21 @@ static void refusal(const struct plan *pl, struct sb_err *err)
 			snprintf(other + o, sizeof other - o, "%s\"mounts\":\"auto\"", o ? "," : "");
 		}
 	}
+	/* the parts the profile already leaves out stay in the object */
+	bool merged = unf[0] && p->unenforced;
+	for (unsigned b = 1; merged && b && b <= p->unenforced; b <<= 1) {
+		const char *name = (p->unenforced & b) ? unenforced_name(b) : NULL;
+		char quoted[64];
+		snprintf(quoted, sizeof quoted, "\"%s\"", name ? name : "");
+		if (name && !strstr(unf, quoted))
+			snprintf(unf + strlen(unf), sizeof unf - strlen(unf), ",%s:true", quoted);
+	}
 	char fix[512];
 	snprintf(fix, sizeof fix, "%s%s%s%s%s", unf[0] ? "\"unenforced\":{" : "", unf, unf[0] ? "}" : "",
 		 unf[0] && other[0] ? "," : "", other);
-	sb_fail(err, NULL, NULL, "this host cannot enforce %s; to run without %s, %s the profile: %s",
+	sb_fail(err, NULL, NULL, "this host cannot enforce %s; to run without %s, set in the profile%s: %s",
 		list, pl->nrefused > 1 ? "them" : "it",
-		p->unenforced ? "set its \"unenforced\" to this in" : "add to", fix);
+		merged ? " (replacing its \"unenforced\")" : "", fix);
 }
 
 int fit(const struct profile *p, const struct host *h, const struct fs_view *raw,

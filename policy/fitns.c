@@ -575,7 +575,10 @@ static void plan_expansion(struct fitctx *fc)
 		if (c->builtin) {
 			if (!c->exists && !sv_has(&pl->unprotected, c->abs))
 				sv_push(&pl->unprotected, c->abs);
-			if (c->exists && strlen(list) < sizeof list - 100)
+			bool seen = false; /* (one name can come from two rules) */
+			for (size_t j = 0; j < i && !seen; j++)
+				seen = fc->cv[j].builtin && strcmp(fc->cv[j].abs, c->abs) == 0;
+			if (c->exists && !seen && strlen(list) < sizeof list - 100)
 				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
 					 list[0] ? ", " : "", c->abs);
 			nb += c->exists;

@@ -108,7 +108,7 @@ for who in $USERS; do
 			out=$(as "$who" "$SB" "$refused" -- /bin/true 2>&1)
 			rc=$?
 			check "$t: without unenforced.workspace_sockets the profile is refused (125) on one line" \
-				"125 __sandbox: this host cannot enforce .unix_sockets: pathname unix socket scope (sockets outside writable trees stay reachable) (needs Landlock ABI 9; this kernel has $ABI, or a mount namespace for a view of /run and a private /tmp (mounts \"off\")); to run without it, add to the profile: \"unenforced\":{\"workspace_sockets\":true}" \
+				"125 __sandbox: this host cannot enforce .unix_sockets: pathname unix socket scope (sockets outside writable trees stay reachable) (needs Landlock ABI 9; this kernel has $ABI, or a mount namespace for a view of /run and a private /tmp (mounts \"off\")); to run without it, set in the profile: \"unenforced\":{\"workspace_sockets\":true}" \
 				"$rc $out"
 			chk=$(as "$who" "$SB" --check "$refused" 2>"$T/err")
 			rc=$?

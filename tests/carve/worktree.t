@@ -86,7 +86,9 @@ for who in $USERS; do
 				check "$t: ... the commit is there outside" inside "$(gitas "$who" "$W" log -1 --format=%s 2>&1)"
 				qG=$(re "$G") qR=$(re "$R")
 				if [ $layout = inside ]; then
-					names="$qG/commondir, $qR/\.git/hooks, $qR/\.git/config, $qR/\.git/info"
+					# (R's .git is writable: its linked worktree's git
+					# dir files are protected too, each named once)
+					names="$qG/commondir, $qR/\.git/hooks, $qR/\.git/config, $qR/\.git/info, $qG/gitdir"
 				else
 					names="$qG/commondir"
 				fi

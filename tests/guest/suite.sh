@@ -204,7 +204,7 @@ refusal() {
 	[ $# -gt 1 ] && them=them
 	list=
 	for p in "$@"; do list="${list:+$list; }$p"; done
-	echo "__sandbox: this host cannot enforce $list; to run without $them, add to the profile: $fix"
+	echo "__sandbox: this host cannot enforce $list; to run without $them, set in the profile: $fix"
 }
 # left PART REASON KEY — one part of the left-out notice (KEY ".unenforced.x"
 # or ".best_effort": "allowed by KEY"; else KEY as it is)

@@ -43,7 +43,7 @@ for who in $USERS; do
 	err=$(as "$who" "$N" "$SB" "$(prof default "$ws" '"mounts":"required"')" -- true </dev/null 2>&1 >/dev/null)
 	check "$t: nons: mounts required is refused (125)" 125 "$?"
 	check_match "$t: nons: ... naming .mounts, the refused step and the errno" \
-		'^__sandbox: this host cannot enforce \.mounts: a mount namespace \(mounts "required"\) \(no mount namespace here: unshare\(CLONE_NEW[A-Z|_]*\): Operation not permitted\); to run without it, add to the profile: "mounts":"auto"$' "$err"
+		'^__sandbox: this host cannot enforce \.mounts: a mount namespace \(mounts "required"\) \(no mount namespace here: unshare\(CLONE_NEW[A-Z|_]*\): Operation not permitted\); to run without it, set in the profile: "mounts":"auto"$' "$err"
 	out=$(as "$who" "$N" "$SB" "$(prof default "$ws")" -- sh -c 'echo ran' </dev/null 2>"$T/err")
 	rc=$?
 	check "$t: nons: the shim still runs a command (no namespace: expansion)" "0 ran" "$rc $out"

@@ -733,7 +733,7 @@ static void test_fit_abi_gaps(void)
 		    "signal scope (needs Landlock ABI 6; this kernel has 4)");
 	like(r.err.why, ".signals: signal scope (needs Landlock ABI 6; this kernel has 4); .unix_sockets: abstract unix socket scope (needs Landlock ABI 6",
 	     "one refusal lists every part the host cannot enforce, with its location");
-	like(r.err.why, "add to the profile: \"unenforced\":{\"signal_scope\":true,\"workspace_sockets\":true}",
+	like(r.err.why, "set in the profile: \"unenforced\":{\"signal_scope\":true,\"workspace_sockets\":true}",
 	     "... and the exact JSON that would run without all of them");
 	ok(r.pl.nrefused == 3 && strcmp(r.pl.refused[1].where, ".unix_sockets") == 0,
 	   "the plan keeps all three refused parts (signals, abstract and pathname sockets) (for --check)");
@@ -780,7 +780,7 @@ static void test_fit_abi_gaps(void)
 	h2.mounts = false;
 	run_fit(&r, "{'signals':'any','unix_sockets':'any'}", &h2, &big_fs);
 	fit_refused(&r, "ABI 2", ".writable",
-		    "needs Landlock ABI 3; this kernel has 2); to run without it, add to the profile: \"unenforced\":{\"truncate\":true}");
+		    "needs Landlock ABI 3; this kernel has 2); to run without it, set in the profile: \"unenforced\":{\"truncate\":true}");
 	run_free(&r);
 	run_fit(&r, "{'signals':'any','unix_sockets':'any','unenforced':{'truncate':true}}", &h2, &big_fs);
 	if (fit_ok(&r, "ABI 2 with unenforced.truncate"))
@@ -1023,7 +1023,7 @@ static void test_fit_network(void)
 	struct host h3 = host_abi(3);
 	run_fit(&r, "{'network':'on','tcp_connect':[443],'signals':'any','unix_sockets':'any'}", &h3, &big_fs);
 	fit_refused(&r, "tcp_connect on ABI 3", ".tcp_connect",
-		    "TCP port rules (needs Landlock ABI 4; this kernel has 3); to run without it, add to the profile: \"unenforced\":{\"tcp_ports\":true}");
+		    "TCP port rules (needs Landlock ABI 4; this kernel has 3); to run without it, set in the profile: \"unenforced\":{\"tcp_ports\":true}");
 	run_free(&r);
 	run_fit(&r, "{'network':'on','tcp_connect':[443],'signals':'any','unix_sockets':'any','unenforced':{'tcp_ports':true}}", &h3, &big_fs);
 	if (fit_ok(&r, "tcp_connect on ABI 3 with unenforced.tcp_ports"))
