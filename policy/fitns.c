@@ -617,6 +617,60 @@ static void plan_expansion(struct fitctx *fc)
 	sv_push(&pl->remarks, "no mount namespace: Landlock does not govern chmod, chown, xattrs or file times, so the command can change those of any file it owns (as root: any file it can reach) outside the writable trees; set-uid and set-gid bits are still refused by seccomp");
 }
 
+/* A profile path must not be resolved through a symlink inside a
+ * writable tree: an earlier sandboxed run could have planted it
+ * (ln -s /victim W/.cache, then "tmp": "W/.cache/tmp" writes into
+ * /victim).  Walks `path` lexically component by component (lkind, no
+ * following) up to its first symlink, if any.  0, or -1 with `err`. */
+static int planted(struct fitctx *fc, const char *where, const char *path,
+		   struct sb_err *err)
+{
+	char cur[4096] = "";
+	const char *q = path;
+	while (*q) {
+		while (*q == '/')
+			q++;
+		size_t n = strcspn(q, "/");
+		if (!n || strlen(cur) + n + 2 > sizeof cur)
+			break;
+		if (n == 2 && q[0] == '.' && q[1] == '.')
+			break; /* not lexical any more: the parser refuses ".." anyway */
+		strcat(cur, "/");
+		strncat(cur, q, n);
+		q += n;
+		enum fs_kind k;
+		if (fc->fs->lkind(fc->fs->ctx, cur, &k) || k == FS_MISSING)
+			return 0;
+		if (k != FS_SYMLINK)
+			continue;
+		const char *rel;
+		const char *tree = in_writable(fc, cur, &rel);
+		if (tree)
+			return sb_fail(err, where, path, "goes through the symlink %s inside the writable tree %s, which a sandboxed command could have planted; name the real path",
+				       cur, tree);
+		return 0; /* the rest is resolved from outside every writable tree */
+	}
+	return 0;
+}
+
+static int check_planted(struct fitctx *fc, struct sb_err *err)
+{
+	const struct profile *p = fc->p;
+	const struct pathlist *lists[] = {&p->writable, &p->readable, &p->executable, &p->caches};
+	for (size_t l = 0; l < 4; l++)
+		for (size_t i = 0; lists[l]->set && i < lists[l]->v.n; i++) {
+			char where[96];
+			snprintf(where, sizeof where, ".%s[%zu]", lists[l]->key, i);
+			if (planted(fc, where, lists[l]->v.v[i], err))
+				return -1;
+		}
+	if (p->tmp && planted(fc, ".tmp", p->tmp, err))
+		return -1;
+	if (p->cwd && planted(fc, ".cwd", p->cwd, err))
+		return -1;
+	return 0;
+}
+
 int fit_ns(struct fitctx *fc, struct sb_err *err)
 {
 	const struct profile *p = fc->p;
@@ -629,7 +683,7 @@ int fit_ns(struct fitctx *fc, struct sb_err *err)
 		if (fc->fs->resolve(fc->fs->ctx, p->writable.v.v[i], canon, sizeof canon, &k) == 0 && k == FS_DIR)
 			fc->wcanon[i] = xstrdup(canon);
 	}
-	if (carve_protect(fc, err) || carve_user(fc, &p->read_only, false, err) ||
+	if (check_planted(fc, err) || carve_protect(fc, err) || carve_user(fc, &p->read_only, false, err) ||
 	    carve_user(fc, &p->hidden, true, err))
 		return -1;
 	carve_link_targets(fc);

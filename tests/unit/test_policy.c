@@ -1671,6 +1671,21 @@ static void test_defaults_never_fight(void)
 	run_fit(&r, "{'hidden':['/']}", &h, &repo_fs);
 	fit_refused(&r, "hidden /", ".hidden[0]", "would hide everything");
 	run_free(&r);
+	/* a profile path through a symlink inside a writable tree (planted
+	 * by an earlier run) is refused; one outside every writable tree, or
+	 * a writable tree that is itself a link, is followed as usual */
+	run_fit(&r, "{'writable':['/r'],'tmp':'/r/.vscode/tmp'}", &h, &repo_fs);
+	fit_refused(&r, "tmp through a symlink in the workspace", ".tmp", "goes through the symlink /r/.vscode inside the writable tree /r");
+	run_free(&r);
+	run_fit(&r, "{'writable':['/r','/r/.idea/x']}", &h, &repo_fs);
+	fit_refused(&r, "a second writable tree through a symlink in the first", ".writable[1]", "the symlink /r/.idea");
+	run_free(&r);
+	run_fit(&r, "{'writable':['/r'],'readable':['/usr','/r/.vscode']}", &h, &repo_fs);
+	fit_refused(&r, "a readable entry through a symlink in the workspace", ".readable[1]", "could have planted");
+	run_free(&r);
+	run_fit(&r, "{'writable':['/r'],'readable':['/var/run']}", &h, &repo_fs);
+	fit_ok(&r, "a symlink outside every writable tree (/var/run) is followed");
+	run_free(&r);
 	/* mounts required and the signal scope: both in one refusal */
 	struct host h4 = host_abi(4);
 	h4.mounts = false;
