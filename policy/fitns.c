@@ -397,24 +397,28 @@ static void plan_views(struct fitctx *fc)
 	sv_push(&fc->pl->remarks, "below Landlock ABI 9 pathname unix sockets are hidden by views of /run and /var/run and a private /tmp and /var/tmp only: a socket elsewhere outside the writable trees (e.g. ~/.gnupg/S.gpg-agent in a readable home) stays reachable; list such directories in hidden");
 }
 
-/* The HOME the command will see: env.set, else the shim's own unless
- * unset or cleared.  NULL when none. */
-static const char *command_home(const struct fitctx *fc)
+/* The HOME the command will see: env.set (*set true), else the shim's
+ * own unless unset or cleared.  NULL when none. */
+static const char *command_home(const struct fitctx *fc, bool *set)
 {
 	const struct env_rules *e = &fc->p->env;
+	*set = false;
 	for (size_t i = 0; i < e->set.n; i++)
-		if (env_entry_is(e->set.v[i], "HOME", 4))
+		if (env_entry_is(e->set.v[i], "HOME", 4)) {
+			*set = true;
 			return e->set.v[i] + 5;
+		}
 	if (sv_has(&e->unset, "HOME") || (e->clear && !env_keeps(&e->keep, "HOME")))
 		return NULL;
 	return fc->h->home[0] ? fc->h->home : NULL;
 }
 
 /* An ungranted $HOME (canonical into home[n]): an existing directory the
- * command may not read, outside the private /tmp.  0 if none. */
-static int ungranted_home(const struct fitctx *fc, char *home, size_t n)
+ * command may not read, outside the private /tmp.  0 if none; *set: it
+ * comes from env.set. */
+static int ungranted_home(const struct fitctx *fc, char *home, size_t n, bool *set)
 {
-	const char *h = command_home(fc);
+	const char *h = command_home(fc, set);
 	enum fs_kind k;
 	if (!h || h[0] != '/' || fc->fs->resolve(fc->fs->ctx, h, home, n, &k) || k != FS_DIR ||
 	    strcmp(home, "/") == 0 || path_within(home, "/tmp") || path_within(home, "/var/tmp") ||
@@ -431,7 +435,8 @@ static int ungranted_home(const struct fitctx *fc, char *home, size_t n)
 static void plan_home(struct fitctx *fc, bool mounts)
 {
 	char home[4096];
-	if (!ungranted_home(fc, home, sizeof home))
+	bool set;
+	if (!ungranted_home(fc, home, sizeof home, &set))
 		return;
 	if (mounts) {
 		plan_add_mount(fc->pl, MNT_VIEW, home, "$HOME (not granted: an empty view)", true);
@@ -439,9 +444,6 @@ static void plan_home(struct fitctx *fc, bool mounts)
 		sv_push(&fc->home_view, home);
 		return;
 	}
-	bool set = false;
-	for (size_t i = 0; i < fc->p->env.set.n; i++)
-		set |= env_entry_is(fc->p->env.set.v[i], "HOME", 4);
 	enum fs_kind k;
 	if (fc->p->tmp && !set) {
 		fc->pl->home = xstrdup(fc->p->tmp);
@@ -504,23 +506,21 @@ static void plan_read_only_root(struct fitctx *fc)
 			return; /* all of it is writable */
 	plan_add_mount(fc->pl, MNT_RO_ROOT, "/", "outside the writable trees", true);
 	for (size_t i = 0; i < p->writable.v.n; i++) {
-		char where[32];
+		char where[32], canon[4096];
 		const char *rel;
-		/* one mount per outermost tree: a tree inside another comes
-		 * with it, so renaming between them stays possible (EXDEV
-		 * between two mounts) */
-		char canon[4096];
 		enum fs_kind k;
-		/* a file listed as writable comes back on its own */
-		if (!fc->wcanon[i] && fc->fs->resolve(fc->fs->ctx, p->writable.v.v[i], canon, sizeof canon, &k) == 0 &&
-		    k == FS_FILE && !in_writable(fc, canon, &rel) && !path_within(canon, "/dev")) {
-			snprintf(where, sizeof where, ".writable[%zu]", i);
+		snprintf(where, sizeof where, ".writable[%zu]", i);
+		if (fc->wcanon[i]) {
+			/* one mount per outermost tree: a tree inside another
+			 * comes with it, so renaming between them stays possible
+			 * (EXDEV between two mounts) */
+			if (!in_writable(fc, fc->wcanon[i], &rel))
+				plan_add_mount(fc->pl, MNT_RW, fc->wcanon[i], where, true)->rw = true;
+		} else if (fc->fs->resolve(fc->fs->ctx, p->writable.v.v[i], canon, sizeof canon, &k) == 0 &&
+			   k == FS_FILE && !in_writable(fc, canon, &rel) && !path_within(canon, "/dev")) {
+			/* a file listed as writable comes back on its own */
 			plan_add_mount(fc->pl, MNT_RW, canon, where, false)->rw = true;
 		}
-		if (!fc->wcanon[i] || in_writable(fc, fc->wcanon[i], &rel))
-			continue;
-		snprintf(where, sizeof where, ".writable[%zu]", i);
-		plan_add_mount(fc->pl, MNT_RW, fc->wcanon[i], where, true)->rw = true;
 	}
 	if (p->tmp) {
 		const char *rel;
@@ -625,8 +625,14 @@ static void plan_expansion(struct fitctx *fc)
 static int planted(struct fitctx *fc, const char *where, const char *path,
 		   struct sb_err *err)
 {
-	char cur[4096] = "";
-	const char *q = path;
+	char cur[4096] = "", norm[4096];
+	const char *q = path, *rel;
+	/* Only a prefix strictly inside a writable tree can be a planted
+	 * link, and then the path itself lies inside that tree: any other
+	 * path costs no lstat (a profile of thousands of readable paths).
+	 * A path that does not normalise ("..") is walked as it is. */
+	if (fit_normalise(path, norm, sizeof norm, where, NULL) == 0 && !in_writable(fc, norm, &rel))
+		return 0;
 	while (*q) {
 		while (*q == '/')
 			q++;
@@ -643,7 +649,6 @@ static int planted(struct fitctx *fc, const char *where, const char *path,
 			return 0;
 		if (k != FS_SYMLINK)
 			continue;
-		const char *rel;
 		const char *tree = in_writable(fc, cur, &rel);
 		if (tree)
 			return sb_fail(err, where, path, "goes through the symlink %s inside the writable tree %s, which a sandboxed command could have planted; name the real path",
