@@ -30,7 +30,7 @@ struct host {
 	char release[65];    /* uname -r, for messages */
 	char mounts_why[256]; /* when !mounts: which step failed and why ("mount propagation: Invalid argument: ..."), "" if unknown */
 	char home[1024];     /* $HOME of the shim's environment, "" if unset */
-	char cwd[1024];      /* the working directory at start, "" if unknown */
+	char cwd[4096];      /* the working directory at start (getcwd), "" if unknown */
 };
 
 /* Build the plan for `p` on host `h`.  Every path is resolved through `fs`;

@@ -216,15 +216,15 @@ int main(int argc, char **argv)
 		return fail(&err);
 	/* The working directory survives unshare() pointing into the old
 	 * tree: after the mounts it is entered again by name, so a mask,
-	 * a read-only bind or a view over it is not bypassed through ".". */
-	char cwd[4096];
-	bool have_cwd = getcwd(cwd, sizeof cwd) != NULL;
+	 * a read-only bind or a view over it is not bypassed through ".".
+	 * (probe_host read it: host.cwd, "" when unknown.) */
+	const char *cwd = r.host.cwd;
 	int ns = ns_enter(&r, &err);
 	if (ns == 0)
 		ns = ns_mounts(&r, &err);
-	if (ns == 0 && plan.mount_ns && !prof.cwd && (!have_cwd || chdir(cwd) < 0)) {
+	if (ns == 0 && plan.mount_ns && !prof.cwd && (!cwd[0] || chdir(cwd) < 0)) {
 		sb_say("notice: the working directory \"%s\" is not visible inside the sandbox; starting in /",
-		       have_cwd ? cwd : "(unknown)");
+		       cwd[0] ? cwd : "(unknown)");
 		if (chdir("/") < 0)
 			return fail(&(struct sb_err){"", "/", "chdir failed"});
 	}

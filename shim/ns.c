@@ -80,8 +80,7 @@ int ns_enter(struct run *r, struct sb_err *err)
 		flags |= CLONE_NEWUSER;
 	if (unshare(flags) < 0) {
 		r->ns_errno = errno;
-		snprintf(r->ns_why, sizeof r->ns_why, "unshare(%s): %s",
-			 admin ? "CLONE_NEWNS|CLONE_NEWIPC" : "CLONE_NEWUSER|CLONE_NEWNS|CLONE_NEWIPC", strerror(errno));
+		ns_describe(r->ns_why, sizeof r->ns_why, !admin, false, errno);
 		return 1; /* nothing changed: the caller may plan without */
 	}
 	if (!admin && map_self(r, uid, gid))
@@ -90,9 +89,7 @@ int ns_enter(struct run *r, struct sb_err *err)
 	 * mount table, and nothing the host mounts later reaches in. */
 	if (pl->mount_ns && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
 		r->ns_errno = errno;
-		/* mount(2): EINVAL when the target is not a mount point */
-		snprintf(r->ns_why, sizeof r->ns_why, "mount propagation: %s%s", strerror(errno),
-			 errno == EINVAL ? ": the root of this chroot is not a mount point" : "");
+		ns_describe(r->ns_why, sizeof r->ns_why, !admin, true, errno);
 		return 1;
 	}
 	if (pl->net_ns) {

@@ -39,6 +39,12 @@ void probe_host(struct host *h, bool tries);
 /* Print --probe JSON (doc/probe.schema.json) on stdout.  Returns the exit
  * status: 0, or 125 when the JSON cannot be built or stdout written. */
 int probe_print(const struct host *h);
+/* shim/probe.c, also for shim/ns.c: why a mount namespace could not be
+ * had, for messages and --check, into buf[n] — the unshare() flags the
+ * shim uses (`userns`: through a user namespace) or, with `propagation`,
+ * the MS_PRIVATE step, and errno `e`'s text (EINVAL there: the root of a
+ * chroot is not a mount point). */
+void ns_describe(char *buf, size_t n, bool userns, bool propagation, int e);
 
 /* shim/proc.c: the process layer.  Each returns 0, or -1 with `err`
  * naming the profile key (and path) and the errno's text; none owns
