@@ -1235,8 +1235,9 @@ mount_namespace() {
 # with the JSON that allows them all; with that JSON added it runs, and
 # one notice line names every part left out, in the same order.  The same
 # profile with a mount namespace (network still "on"): the parts the
-# namespace closes (truncate: the read-only root; pathname sockets: the
-# views) are neither refused nor named, the others are, as above.
+# namespace closes (pathname sockets: the views) are neither refused nor
+# named, the others are, as above.  Truncate below ABI 3 is never refused
+# (seccomp closes it without a read-only root).
 one_line() {
 	section
 	who=$1
@@ -1244,18 +1245,32 @@ one_line() {
 	ws=$(mkws "$who" one-ws)
 	all="\"writable\":[\"$ws\"],\"network\":\"on\",\"tcp_connect\":[$TCP1],\"udp_connect\":[$UDP1]"
 	keys= notice= mkeys= mnotice=
+	# speccoder's workspace_sockets: one entry for every socket scope
+	# missing — no unix socket at all — with the first one's reason
+	sockw='unix sockets (every AF_UNIX socket refused, as unix_sockets "none", instead of a scope this host lacks)'
+	sock_n= sock_m=
 	# part WHERE WHAT WHY KEY [mounts] — "mounts": closed by the namespace
 	part() {
 		parts_n=$((parts_n + 1))
 		eval "part_$parts_n=\"\$1: \$2 (\$3)\"; mclosed_$parts_n=\${5:-no}"
 		case ,$keys, in *",\"$4\":true,"*) ;; *) keys="${keys:+$keys,}\"$4\":true" ;; esac
-		notice="${notice:+$notice; }$(left "$2" "$3" ".unenforced.$4")"
+		if [ "$4" != workspace_sockets ]; then
+			notice="${notice:+$notice; }$(left "$2" "$3" ".unenforced.$4")"
+		elif [ -z "$sock_n" ]; then
+			sock_n=1
+			notice="${notice:+$notice; }$(left "$sockw" "$3" ".unenforced.$4")"
+		fi
 		[ "${5:-}" = mounts ] && return
 		case ,$mkeys, in *",\"$4\":true,"*) ;; *) mkeys="${mkeys:+$mkeys,}\"$4\":true" ;; esac
-		mnotice="${mnotice:+$mnotice; }$(left "$2" "$3" ".unenforced.$4")"
+		if [ "$4" != workspace_sockets ]; then
+			mnotice="${mnotice:+$mnotice; }$(left "$2" "$3" ".unenforced.$4")"
+		elif [ -z "$sock_m" ]; then
+			sock_m=1
+			mnotice="${mnotice:+$mnotice; }$(left "$sockw" "$3" ".unenforced.$4")"
+		fi
 	}
 	parts_n=0
-	[ "$ABI" -lt 3 ] && part .writable "truncate restriction (files outside writable trees can be truncated)" "needs Landlock ABI 3; $HAVE" truncate mounts
+	# (below ABI 3 truncate is closed by seccomp, or by the read-only root)
 	[ "$ABI" -lt 4 ] && part .tcp_connect "TCP port rules" "needs Landlock ABI 4; $HAVE" tcp_ports
 	[ "$ABI" -lt 10 ] && part .udp_connect "UDP port rules" "needs Landlock ABI 10; $HAVE" udp_ports
 	[ "$ABI" -lt 6 ] && part .signals "signal scope" "needs Landlock ABI 6; $HAVE" signal_scope
