@@ -368,6 +368,32 @@ static void fit_ll_expanded(struct fitctx *fc)
 			    fc->why, list);
 }
 
+/* More specific wins (expansion): an executable entry inside a hidden
+ * tree that a readable tree holds is readable again too, as with mounts
+ * (there it is brought back inside the mask, under the readable rule) —
+ * a script is read by its interpreter.  0 or -1 with `err`. */
+static int grant_exec_in_hidden(struct fitctx *fc, struct sb_err *err)
+{
+	const struct pathlist *x = &fc->p->executable;
+	for (size_t i = 0; x->set && !fc->pl->mount_ns && i < x->v.n; i++) {
+		char canon[4096], where[96];
+		enum fs_kind k;
+		if (fc->fs->resolve(fc->fs->ctx, x->v.v[i], canon, sizeof canon, &k))
+			continue;
+		for (size_t c = 0; c < fc->ncv; c++) {
+			const struct carve *cv = &fc->cv[c];
+			if (!cv->hidden || !cv->exists || strcmp(canon, cv->abs) == 0 ||
+			    !path_within(canon, cv->abs) || !fit_readable(fc, cv->abs))
+				continue;
+			snprintf(where, sizeof where, ".executable[%zu]", i);
+			if (carve_grant(fc->pl, fc->fs, canon, k, GRANT_READ, where, &fc->excl_r, err))
+				return -1;
+			break;
+		}
+	}
+	return 0;
+}
+
 /* Filesystem grants.  /dev is never reached through a tree, nor is a
  * hidden path; writable trees go around read-only carve-outs (expansion
  * mode; with mounts the lists hold /dev only).  Execute comes from
@@ -382,7 +408,7 @@ static int fit_ll_grants(struct fitctx *fc, struct sb_err *err)
 	    grant_list(pl, fs, &p->readable, GRANT_READ, false, &fc->excl_r, NULL, err) ||
 	    grant_list(pl, fs, &p->executable, GRANT_EXEC, false, &fc->excl_r, p->tmp, err) ||
 	    grant_list(pl, fs, &p->caches, GRANT_READ, false, &fc->excl_r, NULL, err) ||
-	    grant_devices(pl, fs, p, fc->h, err))
+	    grant_devices(pl, fs, p, fc->h, err) || grant_exec_in_hidden(fc, err))
 		return -1;
 	if (fc->shm)
 		plan_add_rule(pl, "/dev/shm", "/dev/shm (private)", GRANT_DEVDIR, true);

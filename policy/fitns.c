@@ -288,10 +288,12 @@ static void carve_link_targets(struct fitctx *fc)
 	}
 }
 
-/* Inside replaced directory `dir` (a view or a private tmpfs): bring back
- * the writable trees, caches, explicit readable/executable entries, tmp
- * and the resolver configuration that lie inside it. */
-static void keep_inside(struct fitctx *fc, const char *dir)
+/* Inside replaced directory `dir` (a view, a private tmpfs, a hidden
+ * directory's mask): bring back the writable trees, caches, explicit
+ * readable/executable entries and tmp that lie inside it, and with
+ * `resolver` the resolver configuration (a view of /run: /etc/resolv.conf
+ * is often a link there; never into a tree the profile hides). */
+static void keep_inside(struct fitctx *fc, const char *dir, bool resolver)
 {
 	const struct profile *p = fc->p;
 	const struct pathlist *keep[] = {&p->writable, &p->caches,
@@ -314,7 +316,7 @@ static void keep_inside(struct fitctx *fc, const char *dir)
 		plan_add_mount(fc->pl, MNT_KEEP, p->tmp, ".tmp", true)->rw = true;
 	char rc[4096];
 	enum fs_kind k;
-	if (fc->fs->resolve(fc->fs->ctx, "/etc/resolv.conf", rc, sizeof rc, &k) == 0 &&
+	if (resolver && fc->fs->resolve(fc->fs->ctx, "/etc/resolv.conf", rc, sizeof rc, &k) == 0 &&
 	    path_within(rc, dir))
 		plan_add_mount(fc->pl, MNT_KEEP, rc, "/etc/resolv.conf", k == FS_DIR);
 }
@@ -367,7 +369,7 @@ static void plan_private_tmp(struct fitctx *fc)
 		char where[32];
 		snprintf(where, sizeof where, "%s (private)", dirs[d]);
 		plan_add_mount(fc->pl, MNT_TMP, dirs[d], where, true);
-		keep_inside(fc, dirs[d]);
+		keep_inside(fc, dirs[d], true);
 		/* the directory the command starts in (a checkout under /tmp),
 		 * when the profile lets it read there: brought back read-only */
 		char cw[4096];
@@ -398,7 +400,7 @@ static void plan_views(struct fitctx *fc)
 		if (fc->fs->lkind(fc->fs->ctx, views[v], &k) || k != FS_DIR || writable)
 			continue; /* /var/run is usually a link to /run; a writable one is in scope */
 		plan_add_mount(fc->pl, MNT_VIEW, views[v], ".unix_sockets", true);
-		keep_inside(fc, views[v]);
+		keep_inside(fc, views[v], true);
 	}
 	fc->views = true;
 	sv_push(&fc->pl->remarks, "below Landlock ABI 9 pathname unix sockets are hidden by views of /run and /var/run and a private /tmp and /var/tmp only: a socket elsewhere outside the writable trees (e.g. ~/.gnupg/S.gpg-agent in a readable home) stays reachable; list such directories in hidden");
@@ -447,7 +449,7 @@ static void plan_home(struct fitctx *fc, bool mounts)
 		return;
 	if (mounts) {
 		plan_add_mount(fc->pl, MNT_VIEW, home, "$HOME (not granted: an empty view)", true);
-		keep_inside(fc, home);
+		keep_inside(fc, home, true);
 		sv_push(&fc->home_view, home);
 		return;
 	}
@@ -500,6 +502,38 @@ static int plan_carve_mounts(struct fitctx *fc, struct sb_err *err)
 	return 0;
 }
 
+/* More specific wins: a hidden directory holding a granted tree (a
+ * writable tree, an explicit readable or executable entry, a cache, tmp:
+ * codex's writable root inside an unreadable one) is covered by an empty
+ * read-only tmpfs of the shim's own instead of the shared mask, with those
+ * trees brought back on mount points made inside that tmpfs (never in the
+ * user's tree), as Landlock expansion grants them without mounts. */
+static void plan_hidden_keeps(struct fitctx *fc)
+{
+	for (size_t i = 0; i < fc->pl->nmounts; i++) {
+		if (fc->pl->mounts[i].op != MNT_MASK_DIR)
+			continue;
+		char *dir = xstrdup(fc->pl->mounts[i].path);
+		size_t before = count_keeps(fc->pl, dir);
+		keep_inside(fc, dir, false); /* may move the array */
+		if (count_keeps(fc->pl, dir) > before)
+			fc->pl->mounts[i].op = MNT_VIEW;
+		free(dir);
+	}
+}
+
+/* True when canonical `path` lies strictly inside a tree bound read-only
+ * (a read_only or protect carve-out): a writable tree there needs a mount
+ * of its own, or it would be read-only with its parent. */
+static bool under_read_only(const struct plan *pl, const char *path)
+{
+	for (size_t i = 0; i < pl->nmounts; i++)
+		if (pl->mounts[i].op == MNT_RO_BIND && strcmp(pl->mounts[i].path, path) != 0 &&
+		    path_within(path, pl->mounts[i].path))
+			return true;
+	return false;
+}
+
 /* Everything outside the writable trees read-only and nosuid at the mount
  * level (as bwrap's --ro-bind / /), the writable trees and tmp brought
  * back writable, nosuid and nodev: Landlock does not govern chmod, chown,
@@ -520,11 +554,13 @@ static void plan_read_only_root(struct fitctx *fc)
 		if (fc->wcanon[i]) {
 			/* one mount per outermost tree: a tree inside another
 			 * comes with it, so renaming between them stays possible
-			 * (EXDEV between two mounts) */
-			if (!in_writable(fc, fc->wcanon[i], &rel))
+			 * (EXDEV between two mounts); but one inside a read-only
+			 * carve-out of that other tree comes back on its own */
+			if (!in_writable(fc, fc->wcanon[i], &rel) || under_read_only(fc->pl, fc->wcanon[i]))
 				plan_add_mount(fc->pl, MNT_RW, fc->wcanon[i], where, true)->rw = true;
 		} else if (fc->fs->resolve(fc->fs->ctx, p->writable.v.v[i], canon, sizeof canon, &k) == 0 &&
-			   k == FS_FILE && !in_writable(fc, canon, &rel) && !path_within(canon, "/dev")) {
+			   k == FS_FILE && (!in_writable(fc, canon, &rel) || under_read_only(fc->pl, canon)) &&
+			   !path_within(canon, "/dev")) {
 			/* a file listed as writable comes back on its own */
 			plan_add_mount(fc->pl, MNT_RW, canon, where, false)->rw = true;
 		}
@@ -542,6 +578,7 @@ static int plan_mounts(struct fitctx *fc, bool need_views, struct sb_err *err)
 	pl->mount_ns = true;
 	if (plan_carve_mounts(fc, err))
 		return -1;
+	plan_hidden_keeps(fc);
 	plan_private_tmp(fc);
 	if (need_views)
 		plan_views(fc);
