@@ -109,6 +109,57 @@ static struct carve *carve_add(struct fitctx *fc, const char *tree, const char *
 	return c;
 }
 
+/* Append ", path" (or the first "path") to list[n] while it fits; an
+ * ellipsis once it does not. */
+static void list_add(char *list, size_t n, const char *path)
+{
+	size_t o = strlen(list), k = strlen(path);
+	for (const char *t = list; *t; t += strspn(t, ", "))
+		if (strncmp(t, path, k) == 0 && (t[k] == ',' || !t[k]))
+			return; /* listed already */
+		else
+			t += strcspn(t, ",");
+	if (strstr(list, "..."))
+		return;
+	if (o + k + 8 > n) {
+		snprintf(list + o, n - o, "%s...", o ? ", " : "");
+		return;
+	}
+	snprintf(list + o, n - o, "%s%s", o ? ", " : "", path);
+}
+
+/* A hidden path that does not exist yet (~/.aws/credentials before `aws
+ * configure` on the host): its nearest existing ancestor resolved and the
+ * rest appended, carved where that lies (inside a writable tree, or
+ * outside all of them with `exists` false), so that Landlock can go
+ * around it and what the host creates there during the run stays
+ * unreadable.  An ancestor that is not a directory: nothing can appear
+ * there, nothing to do. */
+static void hidden_missing(struct fitctx *fc, const char *norm, const char *where)
+{
+	char pre[4096], canon[4096], full[8200];
+	const char *rel;
+	enum fs_kind k = FS_MISSING;
+	snprintf(pre, sizeof pre, "%s", norm);
+	for (;;) {
+		char *slash = strrchr(pre, '/');
+		if (!slash)
+			return;
+		*slash = 0;
+		const char *dir = pre[0] ? pre : "/";
+		int r = fc->fs->resolve(fc->fs->ctx, dir, canon, sizeof canon, &k);
+		if (r == 0)
+			break;
+		if (r != -ENOENT || !pre[0])
+			return;
+	}
+	if (k != FS_DIR)
+		return;
+	snprintf(full, sizeof full, "%s%s", strcmp(canon, "/") ? canon : "", norm + strlen(pre));
+	const char *tree = in_writable(fc, full, &rel);
+	carve_add(fc, tree, tree ? rel : NULL, full, true, tree ? UNF_CARVE : 0, where);
+}
+
 /* A user path of read_only / hidden: inside a writable tree it is carved
  * lexically (symlinks inside are never followed); outside, its canonical
  * target is what matters (the command cannot change that part). */
@@ -140,10 +191,13 @@ static int carve_user(struct fitctx *fc, const struct pathlist *l, bool hidden,
 			carve_add(fc, NULL, NULL, canon, true, 0, where);
 		} else if (r == 0) {
 			plan_notice(fc->pl, "%s \"%s\": outside every writable tree, so already read-only", where, l->v.v[i]);
+		} else if (r == -ENOENT && hidden) {
+			hidden_missing(fc, norm, where);
 		} else if (r != -ENOENT) {
 			plan_notice(fc->pl, "%s \"%s\": skipped: %s", where, l->v.v[i], strerror(-r));
 		}
-		/* a missing path outside writable trees cannot be created */
+		/* a missing read_only path outside writable trees cannot be
+		 * created by the command */
 	}
 	return 0;
 }
@@ -190,7 +244,7 @@ static int protect_list(struct fitctx *fc, size_t i, const struct strvec *names,
 			continue; /* the git dir's names outside this tree */
 		const char *rel = norm + (strcmp(tree, "/") ? strlen(tree) + 1 : 1);
 		struct carve *c = carve_add(fc, tree, rel, norm, false,
-					    UNF_CARVE, where);
+					    is_git_name(name) ? UNF_CARVE : UNF_TRUST_HANDOFF, where);
 		c->builtin = !extra && !fc->p->protect_set;
 	}
 	return 0;
@@ -228,13 +282,6 @@ static int worktree_entry(void *arg, const char *name, enum fs_kind kind)
  * config.worktree decide which config and hooks git uses there. */
 static int carve_protect(struct fitctx *fc, struct sb_err *err)
 {
-	/* speccoder's trust_handoff: what runs code later stays writable on
-	 * purpose (git init, project generators), in every mode: no protect
-	 * list at all (read_only entries still hold) */
-	if (fc->p->unenforced & UNF_TRUST_HANDOFF) {
-		sv_push(&fc->pl->remarks, "unenforced.trust_handoff: no protect list is applied (git hooks and config, shell startup files, editor and agent config in writable trees stay writable); read_only entries still hold");
-		return 0;
-	}
 	for (size_t i = 0; i < fc->p->writable.v.n; i++) {
 		const char *tree = fc->wcanon[i];
 		char base[4096];
@@ -477,6 +524,7 @@ static void plan_home(struct fitctx *fc, bool mounts)
  * built-in names are listed for --check, listed ones get a notice. */
 static int plan_carve_mounts(struct fitctx *fc, struct sb_err *err)
 {
+	char held[700] = "", absent[600] = ""; /* for the remarks */
 	for (size_t i = 0; i < fc->ncv; i++) {
 		struct carve *c = &fc->cv[i];
 		char missing[4096];
@@ -489,16 +537,30 @@ static int plan_carve_mounts(struct fitctx *fc, struct sb_err *err)
 				     missing, sizeof missing, err);
 		if (r < 0)
 			return -1;
-		if (r == 0)
+		if (r == 0) {
+			list_add(held, sizeof held, c->abs);
 			continue;
+		}
+		if (c->hidden)
+			list_add(absent, sizeof absent, c->abs);
 		if (c->builtin) {
 			if (!sv_has(&fc->pl->unprotected, c->abs))
 				sv_push(&fc->pl->unprotected, c->abs);
 		} else {
-			plan_notice(fc->pl, "%s \"%s\": does not exist, so it is not protected against creation (nothing is created to hold a mount)",
-				    c->where, c->abs);
+			plan_notice(fc->pl, "%s \"%s\": does not exist, so it is not protected against creation (nothing is created to hold a mount)%s",
+				    c->where, c->abs, c->hidden ? "; created during the run, by the host too, it is readable inside" : "");
 		}
 	}
+	/* Mounts sit on names (dentries): a rename by a process outside this
+	 * mount namespace over a mount point, or of it away, detaches the
+	 * mount here (fs/namespace.c __detach_mounts, MNT_LOCKED or not).
+	 * Inside a writable tree Landlock cannot take over either: it keys on
+	 * inodes, and a new file there has its directory's rights — taking
+	 * them away would stop git creating its lock files next to it. */
+	if (held[0])
+		sv_push_own(&fc->pl->remarks, xasprintf("host-side replacement: these carve-outs inside writable trees are held by mounts on their names; a process outside the sandbox that replaces one by rename during the run (git config on the host, an editor's atomic save, mv) detaches the mount, and the new file or directory then has the writable tree's rights inside: %s", held));
+	if (absent[0])
+		sv_push_own(&fc->pl->remarks, xasprintf("hidden paths inside writable trees that do not exist have no mount: created during the run (by the host or the command) they are readable and writable inside: %s", absent));
 	return 0;
 }
 
@@ -532,6 +594,45 @@ static bool under_read_only(const struct plan *pl, const char *path)
 		    path_within(path, pl->mounts[i].path))
 			return true;
 	return false;
+}
+
+/* True when `path` is gone in the sandbox's tree: under a replaced
+ * directory (a private /tmp, a view) that brings nothing back there. */
+static bool replaced_away(const struct plan *pl, const char *path)
+{
+	bool under = false, kept = false;
+	for (size_t i = 0; i < pl->nmounts; i++) {
+		const struct mount_rule *m = &pl->mounts[i];
+		/* (a hidden directory covered by a view of its own, which
+		 * brings granted trees back inside, is not gone) */
+		under |= (m->op == MNT_TMP || m->op == MNT_VIEW) && strcmp(path, m->path) != 0 &&
+			 path_within(path, m->path);
+		kept |= m->op == MNT_KEEP && path_within(path, m->path);
+	}
+	return under && !kept;
+}
+
+/* Mount mode, hidden paths outside every writable tree: a mask sits on a
+ * name, so a host that renames a new file over it (a rotated secret) or
+ * the hidden directory away detaches it, and a path that does not exist
+ * has none.  Landlock goes around them as well (expansion: rules follow
+ * inodes, and a new inode gets only the rights of the directories along
+ * the way, which are listable only).  That costs nothing here — only
+ * reading is granted outside the writable trees, so no entry could be
+ * created there anyway — except that entries the host creates during the
+ * run directly in those directories are not readable inside. */
+static void plan_hidden_expansion(struct fitctx *fc)
+{
+	char list[600] = "";
+	for (size_t i = 0; i < fc->ncv; i++) {
+		const struct carve *c = &fc->cv[i];
+		if (!c->hidden || c->tree || replaced_away(fc->pl, c->abs) || sv_has(&fc->excl_r, c->abs))
+			continue;
+		sv_push(&fc->excl_r, c->abs);
+		list_add(list, sizeof list, c->abs);
+	}
+	if (list[0])
+		sv_push_own(&fc->pl->remarks, xasprintf("hidden paths outside the writable trees are masked and also left out of the Landlock rules, so one the host replaces or creates during the run stays unreadable; entries the host creates during the run in the directories along them are not readable inside: %s", list));
 }
 
 /* Everything outside the writable trees read-only and nosuid at the mount
@@ -600,6 +701,7 @@ static int plan_mounts(struct fitctx *fc, bool need_views, struct sb_err *err)
 			plan_add_mount(pl, MNT_DEVPTS, "/dev/pts", ".devices (private /dev/pts)", true);
 	}
 	carve_mounts_finish(pl);
+	plan_hidden_expansion(fc);
 	return 0;
 }
 
@@ -642,8 +744,10 @@ static void plan_expansion(struct fitctx *fc)
 		 * directory (a missing name, a file such as a worktree's .git,
 		 * a symlink), so it can be neither created nor replaced;
 		 * readable trees around existing hidden paths. */
-		if (c->hidden && c->exists)
-			sv_push(&fc->excl_r, c->abs);
+		/* (a missing hidden path: around its first missing
+		 * component, so what appears there later stays unreadable) */
+		if (c->hidden)
+			sv_push(&fc->excl_r, c->exists ? c->abs : c->cut);
 		sv_push(&fc->excl_w, c->cut);
 		if (!c->hidden && (c->cut_kind == FS_FILE || c->cut_kind == FS_DIR))
 			sv_push(&fc->ro_read, c->cut);
@@ -664,41 +768,52 @@ static void plan_expansion(struct fitctx *fc)
 /* A profile path must not be resolved through a symlink inside a
  * writable tree: an earlier sandboxed run could have planted it
  * (ln -s /victim W/.cache, then "tmp": "W/.cache/tmp" writes into
- * /victim).  Walks `path` lexically component by component (lkind, no
- * following) up to its first symlink, if any.  0, or -1 with `err`. */
+ * /victim).  A path whose canonical form is its own normalised spelling
+ * went through no symlink at all (resolve() is memoised, so this costs
+ * nothing for the thousands of canonical readable paths a profile may
+ * list).  Any other is walked component by component in canonical form
+ * (lkind, no following; a symlink outside every writable tree is
+ * resolved and the walk goes on from its target, so a link that leads
+ * into a tree is followed in there too).  The walk must arrive where
+ * resolve() did — the grants use resolve()'s answer — or the path
+ * changed while it was checked (a concurrent process swapping a
+ * directory for a symlink): refused too.  0, or -1 with `err`. */
 static int planted(struct fitctx *fc, const char *where, const char *path,
 		   struct sb_err *err)
 {
-	char cur[4096] = "", norm[4096];
-	const char *q = path, *rel;
-	/* Only a prefix strictly inside a writable tree can be a planted
-	 * link, and then the path itself lies inside that tree: any other
-	 * path costs no lstat (a profile of thousands of readable paths).
-	 * A path that does not normalise ("..") is walked as it is. */
-	if (fit_normalise(path, norm, sizeof norm, where, NULL) == 0 && !in_writable(fc, norm, &rel))
+	char norm[4096], canon[4096], cur[4096] = "/", cand[4096];
+	const char *rel;
+	enum fs_kind k;
+	if (fit_normalise(path, norm, sizeof norm, where, NULL))
+		return 0; /* ".." is refused by the parser anyway */
+	int r = fc->fs->resolve(fc->fs->ctx, path, canon, sizeof canon, &k);
+	if (r == 0 && strcmp(canon, norm) == 0)
 		return 0;
-	while (*q) {
+	for (const char *q = norm; *q;) {
 		while (*q == '/')
 			q++;
 		size_t n = strcspn(q, "/");
-		if (!n || strlen(cur) + n + 2 > sizeof cur)
+		if (!n)
 			break;
-		if (n == 2 && q[0] == '.' && q[1] == '.')
-			break; /* not lexical any more: the parser refuses ".." anyway */
-		strcat(cur, "/");
-		strncat(cur, q, n);
+		if (snprintf(cand, sizeof cand, "%s/%.*s", strcmp(cur, "/") ? cur : "", (int)n, q) >= (int)sizeof cand)
+			return 0; /* too long: resolve() fails on it as well */
 		q += n;
-		enum fs_kind k;
-		if (fc->fs->lkind(fc->fs->ctx, cur, &k) || k == FS_MISSING)
-			return 0;
-		if (k != FS_SYMLINK)
+		if (fc->fs->lkind(fc->fs->ctx, cand, &k) || k == FS_MISSING)
+			return 0; /* nothing there (tmp, created later from its parent) */
+		if (k != FS_SYMLINK) {
+			memcpy(cur, cand, sizeof cur);
 			continue;
-		const char *tree = in_writable(fc, cur, &rel);
+		}
+		const char *tree = in_writable(fc, cand, &rel);
 		if (tree)
 			return sb_fail(err, where, path, "goes through the symlink %s inside the writable tree %s, which a sandboxed command could have planted; name the real path",
-				       cur, tree);
-		return 0; /* the rest is resolved from outside every writable tree */
+				       cand, tree);
+		if (fc->fs->resolve(fc->fs->ctx, cand, cur, sizeof cur, &k))
+			return 0; /* a dangling link outside: nothing there */
 	}
+	if (r == 0 && strcmp(cur, canon) != 0)
+		return sb_fail(err, where, path, "resolved to %s, but walked again it leads to %s: it changed while it was checked (a concurrent process swapping a directory and a symlink?); name the real path",
+			       canon, cur);
 	return 0;
 }
 
@@ -729,8 +844,16 @@ int fit_ns(struct fitctx *fc, struct sb_err *err)
 	for (size_t i = 0; i < nw; i++) {
 		char canon[4096];
 		enum fs_kind k;
-		if (fc->fs->resolve(fc->fs->ctx, p->writable.v.v[i], canon, sizeof canon, &k) == 0 && k == FS_DIR)
+		if (fc->fs->resolve(fc->fs->ctx, p->writable.v.v[i], canon, sizeof canon, &k) == 0 && k == FS_DIR) {
 			fc->wcanon[i] = xstrdup(canon);
+			sv_push(&fc->pl->trees, canon);
+		}
+	}
+	if (p->tmp) {
+		char canon[4096];
+		enum fs_kind k;
+		if (fc->fs->resolve(fc->fs->ctx, p->tmp, canon, sizeof canon, &k) == 0 && k == FS_DIR)
+			sv_push(&fc->pl->trees, canon);
 	}
 	if (check_planted(fc, err) || carve_protect(fc, err) || carve_user(fc, &p->read_only, false, err) ||
 	    carve_user(fc, &p->hidden, true, err))

@@ -35,6 +35,7 @@ void plan_free(struct plan *pl)
 	left_free(pl->refused, pl->nrefused);
 	sv_free(&pl->unprotected);
 	free(pl->home);
+	sv_free(&pl->trees);
 	memset(pl, 0, sizeof *pl);
 }
 

@@ -115,12 +115,6 @@ struct plan {
 	bool net_ns;    /* network "loopback": a fresh network namespace with lo up */
 	bool expansion; /* carve-outs by Landlock sibling expansion instead of mounts */
 	enum net_mode network; /* effective: "loopback" without a namespace is "off" */
-	/* effective: "none" where unenforced.workspace_sockets closes a unix
-	 * socket scope the host cannot enforce */
-	enum unix_mode unix_sockets;
-	/* Landlock below ABI 3 without a read-only root: seccomp refuses
-	 * truncate(2) and O_RDONLY|O_TRUNC opens instead */
-	bool truncate_filter;
 	struct mount_rule *mounts;
 	size_t nmounts;
 	/* seccomp */
@@ -141,6 +135,11 @@ struct plan {
 	 * --check only; nothing is created to protect them) */
 	struct strvec unprotected;
 	char *home; /* the command's HOME when fit() points it elsewhere (at tmp), else NULL */
+	/* The writable trees (and tmp), canonical: the shim opens every path
+	 * without following a symlink that lies inside one of them
+	 * (shim/resolve.c), since a sandboxed command could swap one in
+	 * between fit() and the open. */
+	struct strvec trees;
 	const struct profile *prof; /* borrowed */
 };
 

@@ -79,7 +79,7 @@ for who in $USERS; do
 		check "$t: a missing hidden name gets no placeholder" absent "$([ -e "$ws/.pgpass" ] && echo present || echo absent)"
 		if [ "$mode" = mounts ]; then
 			check "$t: ... a notice says it is not protected against creation" \
-				"__sandbox: notice: .hidden[0] \"$ws/.pgpass\": does not exist, so it is not protected against creation (nothing is created to hold a mount)" \
+				"__sandbox: notice: .hidden[0] \"$ws/.pgpass\": does not exist, so it is not protected against creation (nothing is created to hold a mount); created during the run, by the host too, it is readable inside" \
 				"$(grep -F '.hidden[0]' "$T/err")"
 			expect "$t: ... the command can create it" ok "$(op "$who" "$pm" write "$ws/.pgpass")"
 			check "$t: ... it is there outside" x "$(cat "$ws/.pgpass" 2>&1)"
