@@ -112,15 +112,26 @@ int landlock_prepare(struct run *r, struct sb_err *err)
 		 * and a directory right on a file would make add_rule fail.  No
 		 * O_CLOEXEC: closed right after add_rule (musl would add an
 		 * fcntl per path for it). */
-		int fl = O_PATH | (ru->is_dir ? O_DIRECTORY : 0) |
-			 (how[i] & NO_FOLLOW ? O_NOFOLLOW : 0);
-		int fd = open(ru->path, fl);
-		if (fd < 0 && errno == ENOTDIR && ru->is_dir) {
+		/* open_path(): no symlink inside a writable tree is followed,
+		 * so the rule lands on what fit() checked (a sibling swapped
+		 * for a link to ~/.ssh between the two would otherwise be
+		 * granted there); tmp must be the directory checked at step 0. */
+		int fl = (ru->is_dir ? O_DIRECTORY : 0) | (how[i] & NO_FOLLOW ? O_NOFOLLOW : 0);
+		char link[4096] = "";
+		bool tmp = strcmp(ru->where, ".tmp") == 0;
+		int fd = tmp ? proc_tmp_open(r, ru->path, ru->where, fl, err)
+			     : open_path(&pl->trees, ru->path, fl, link, sizeof link);
+		int e = fd < 0 ? -fd : 0;
+		if (tmp && fd < 0) {
+			rc = -1; /* (err filled) */
+		} else if (fd < 0 && e == ELOOP && link[0]) {
+			rc = open_path_fail(err, ru->where, ru->path, e, link);
+		} else if (fd < 0 && e == ENOTDIR && ru->is_dir) {
 			rc = sb_fail(err, ru->where, ru->path, "changed from a directory to a file while the sandbox was set up");
 		} else if (fd < 0 && (how[i] & MUST_OPEN)) {
-			rc = sb_fail(err, ru->where, ru->path, "%s", strerror(errno));
+			rc = sb_fail(err, ru->where, ru->path, "%s", strerror(e));
 		} else if (fd < 0) {
-			sb_say("notice: %s \"%s\": skipped: %s", ru->where, ru->path, strerror(errno));
+			sb_say("notice: %s \"%s\": skipped: %s", ru->where, ru->path, strerror(e));
 		} else {
 			struct sb_path_beneath_attr pb = {acc[i], fd};
 			if (sb_landlock_add_rule(rs, LL_RULE_PATH_BENEATH, &pb, 0) < 0)

@@ -222,11 +222,23 @@ int main(int argc, char **argv)
 	int ns = ns_enter(&r, &err);
 	if (ns == 0)
 		ns = ns_mounts(&r, &err);
-	if (ns == 0 && plan.mount_ns && !prof.cwd && (!cwd[0] || chdir(cwd) < 0)) {
-		sb_say("notice: the working directory \"%s\" is not visible inside the sandbox; starting in /",
-		       cwd[0] ? cwd : "(unknown)");
-		if (chdir("/") < 0)
-			return fail(&(struct sb_err){"", "/", "chdir failed"});
+	if (ns == 0 && plan.mount_ns && !prof.cwd) {
+		/* (open_path: not through a symlink swapped in inside a
+		 * writable tree since the start) */
+		char link[4096] = "";
+		int fd = cwd[0] ? open_path(&plan.trees, cwd, O_DIRECTORY, link, sizeof link) : -ENOENT;
+		if (fd == -ELOOP && link[0]) {
+			sb_fail(&err, NULL, cwd, "the working directory: the symlink %s inside a writable tree appeared since the start (a concurrent process swapping it in?); refusing to follow it", link);
+			return fail(&err);
+		}
+		if (fd < 0 || fchdir(fd) < 0) {
+			sb_say("notice: the working directory \"%s\" is not visible inside the sandbox; starting in /",
+			       cwd[0] ? cwd : "(unknown)");
+			if (chdir("/") < 0)
+				return fail(&(struct sb_err){"", "/", "chdir failed"});
+		}
+		if (fd >= 0)
+			close(fd);
 	}
 	if (ns < 0)
 		return fail(&err);

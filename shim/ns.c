@@ -151,16 +151,33 @@ static int set_ro(int tree, bool recursive)
 }
 
 /* Attach detached tree `tree` on `path` without following a symlink
- * there (a covered symlink stays where it is: unlink/rename → EBUSY). */
-static int attach(int tree, const char *path)
+ * there (a covered symlink stays where it is: unlink/rename → EBUSY),
+ * nor one inside a writable tree on the way (open_path(): a link swapped
+ * in since fit() looked; its path in link[n]). */
+static int attach(const struct plan *pl, int tree, const char *path, char *link, size_t n)
 {
-	int t = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	int t = open_path(&pl->trees, path, O_NOFOLLOW, link, n);
 	if (t < 0)
-		return -errno;
+		return t;
 	int rc = sb_move_mount(tree, "", t, "", SB_MOVE_MOUNT_F_EMPTY_PATH | SB_MOVE_MOUNT_T_EMPTY_PATH);
 	int e = errno;
 	close(t);
 	return rc < 0 ? -e : 0;
+}
+
+/* A recursive clone of the tree at `path` (flags: SB_AT_SYMLINK_NOFOLLOW
+ * to clone a final symlink itself), opened by open_path() so what is
+ * cloned is what fit() checked.  Returns the detached mount's fd or
+ * -errno (-ELOOP with link[n]). */
+static int clone_at(const struct plan *pl, const char *path, unsigned flags, char *link, size_t n)
+{
+	int fd = open_path(&pl->trees, path, flags & SB_AT_SYMLINK_NOFOLLOW ? O_NOFOLLOW : 0, link, n);
+	if (fd < 0)
+		return fd;
+	int t = sb_open_tree(fd, "", SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC | SB_AT_RECURSIVE | SB_AT_EMPTY_PATH);
+	int e = errno;
+	close(fd);
+	return t < 0 ? -e : t;
 }
 
 /* Inside view mount `view` (of directory `vpath`), create the path of
@@ -246,10 +263,11 @@ static int clone_masks(const struct plan *pl, int mask, int *fds)
 	}
 	const char *stage = NULL;
 	int e = ENOENT;
+	char link[4096];
 	for (size_t s = 0; s < ns && !stage; s++) {
 		struct stat st;
 		if (lstat(stages[s], &st) == 0 && S_ISDIR(st.st_mode)) {
-			int a = attach(mask, stages[s]);
+			int a = attach(pl, mask, stages[s], link, sizeof link);
 			if (a == 0)
 				stage = stages[s];
 			else
@@ -258,12 +276,17 @@ static int clone_masks(const struct plan *pl, int mask, int *fds)
 	}
 	if (!stage)
 		return e;
-	int dfd = open(stage, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	e = dfd < 0 ? errno : clone_each_mask(pl, dfd, fds);
+	int dfd = open_path(&pl->trees, stage, O_DIRECTORY, link, sizeof link);
+	e = dfd < 0 ? -dfd : clone_each_mask(pl, dfd, fds);
+	/* detached through the descriptor where /proc is there, so a name
+	 * swapped meanwhile cannot make it detach something else */
+	char via[64];
+	if (dfd >= 0)
+		snprintf(via, sizeof via, "/proc/self/fd/%d", dfd);
+	if ((dfd < 0 || umount2(via, MNT_DETACH) < 0) && umount2(stage, MNT_DETACH) < 0 && !e)
+		e = errno;
 	if (dfd >= 0)
 		close(dfd);
-	if (umount2(stage, MNT_DETACH) < 0 && !e)
-		e = errno;
 	return e;
 }
 
@@ -321,18 +344,38 @@ static int replacement(const struct plan *pl, size_t vi, int *keepfd, int *tree,
  * source of a private /tmp) while it is still visible.  A KEEP source
  * that is gone (a writable tree that was skipped) is skipped.  Returns 0
  * or -1 with `err`. */
-static int clone_sources(const struct plan *pl, int *keepfd, struct sb_err *err)
+static int clone_sources(const struct run *r, int *keepfd, struct sb_err *err)
 {
+	const struct plan *pl = r->plan;
 	for (size_t i = 0; i < pl->nmounts; i++) {
 		const struct mount_rule *m = &pl->mounts[i];
 		const char *src = m->op == MNT_KEEP || m->op == MNT_RW ? m->path : m->op == MNT_TMP ? m->content : NULL;
+		char link[4096] = "";
 		keepfd[i] = -1;
 		if (!src)
 			continue;
-		keepfd[i] = sb_open_tree(AT_FDCWD, src, SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC | SB_AT_RECURSIVE);
-		if (keepfd[i] >= 0 || (m->op != MNT_TMP && errno == ENOENT))
+		if (m->op == MNT_TMP || strcmp(m->where, ".tmp") == 0) {
+			/* tmp: the very directory proc_tmp_prepare() checked */
+			int fd = proc_tmp_open(r, src, m->where, O_DIRECTORY, err);
+			if (fd < 0)
+				return -1;
+			keepfd[i] = sb_open_tree(fd, "", SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC | SB_AT_RECURSIVE | SB_AT_EMPTY_PATH);
+			int e = errno;
+			close(fd);
+			if (keepfd[i] < 0)
+				return sb_fail(err, m->where, src, "cannot bring it into the sandbox: %s", strerror(e));
 			continue;
-		return sb_fail(err, m->where, src, "cannot bring it into the sandbox: %s", strerror(errno));
+		}
+		keepfd[i] = clone_at(pl, src, 0, link, sizeof link);
+		if (keepfd[i] >= 0)
+			continue;
+		int e = -keepfd[i];
+		keepfd[i] = -1;
+		if (e == ELOOP && link[0])
+			return open_path_fail(err, m->where, src, e, link);
+		if (e == ENOENT)
+			continue;
+		return sb_fail(err, m->where, src, "cannot bring it into the sandbox: %s", strerror(e));
 	}
 	return 0;
 }
@@ -342,7 +385,7 @@ static int clone_sources(const struct plan *pl, int *keepfd, struct sb_err *err)
  * mounts in place (*t stays -1).  Returns 0 or an errno; -1 with `err`
  * already filled. */
 static int source_of(const struct plan *pl, size_t i, int *keepfd, int *t,
-		     const char **what, struct sb_err *err)
+		     const char **what, char *link, size_t n, struct sb_err *err)
 {
 	const struct mount_rule *m = &pl->mounts[i];
 	*t = -1;
@@ -350,10 +393,12 @@ static int source_of(const struct plan *pl, size_t i, int *keepfd, int *t,
 	case MNT_PIN:
 	case MNT_RO_BIND:
 		*what = m->op == MNT_PIN ? "pinning it" : "binding it read-only";
-		*t = sb_open_tree(AT_FDCWD, m->path, SB_OPEN_TREE_CLONE | SB_OPEN_TREE_CLOEXEC |
-				  SB_AT_RECURSIVE | SB_AT_SYMLINK_NOFOLLOW);
-		if (*t < 0)
-			return errno;
+		*t = clone_at(pl, m->path, SB_AT_SYMLINK_NOFOLLOW, link, n);
+		if (*t < 0) {
+			int e = -*t;
+			*t = -1;
+			return e;
+		}
 		return m->op != MNT_PIN && set_ro(*t, true) < 0 ? errno : 0;
 	case MNT_MASK_DIR:
 	case MNT_MASK_FILE:
@@ -406,7 +451,7 @@ int ns_mounts(struct run *r, struct sb_err *err)
 	bool need_mask = false;
 	for (size_t i = 0; i < pl->nmounts; i++)
 		need_mask |= is_mask(&pl->mounts[i]);
-	if (clone_sources(pl, keepfd, err))
+	if (clone_sources(r, keepfd, err))
 		goto out;
 	int e = 0;
 	if (need_mask && (mask = mask_source()) < 0)
@@ -424,18 +469,25 @@ int ns_mounts(struct run *r, struct sb_err *err)
 	for (size_t i = 0; i < pl->nmounts; i++) {
 		const struct mount_rule *m = &pl->mounts[i];
 		const char *what = "";
+		char link[4096] = "";
 		int t;
 		if ((m->op == MNT_KEEP || m->op == MNT_RW || is_mask(m)) && keepfd[i] < 0)
 			continue; /* a kept tree that is gone */
-		e = source_of(pl, i, keepfd, &t, &what, err);
+		e = source_of(pl, i, keepfd, &t, &what, link, sizeof link, err);
 		if (e < 0)
 			goto out;
 		if (!e && t >= 0) {
-			int a = attach(t, m->path);
+			int a = attach(pl, t, m->path, link, sizeof link);
 			e = a < 0 ? -a : 0;
 		}
 		if (t >= 0)
 			close(t);
+		if (e == ELOOP && link[0]) {
+			/* a symlink swapped in inside a writable tree: never a
+			 * reason to plan again without mounts */
+			open_path_fail(err, m->where, m->path, e, link);
+			goto out;
+		}
 		if (e && !attached) {
 			/* the first mount failed (e.g. mount_setattr before Linux
 			 * 5.12): nothing changed yet, plan again without mounts */

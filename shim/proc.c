@@ -19,6 +19,31 @@
 
 extern char **environ;
 
+/* The checks on tmp's descriptor `fd` (an fstat): a real directory owned
+ * by `owner`, not world writable.  0 or -1 with `err`. */
+static int tmp_check(int fd, const char *t, uid_t owner, struct stat *st, struct sb_err *err)
+{
+	/* a symlink planted here could point the command's temporary files
+	 * anywhere; another owner or world write access would let someone
+	 * else swap files under it */
+	if (fstat(fd, st) < 0)
+		return sb_fail(err, ".tmp", t, "%s", strerror(errno));
+	if (S_ISLNK(st->st_mode))
+		return sb_fail(err, ".tmp", t, "is a symbolic link; refusing it as a private temporary directory");
+	if (!S_ISDIR(st->st_mode))
+		return sb_fail(err, ".tmp", t, "is not a directory");
+	if (st->st_uid != owner)
+		return sb_fail(err, ".tmp", t, "is owned by uid %u, not by uid %u running the command",
+			       (unsigned)st->st_uid, (unsigned)owner);
+	/* Group write on a directory the user owns is what umask 002 gives
+	 * (speccoder creates tmp that way): accepted.  World write is not:
+	 * anyone could have planted entries there. */
+	if (st->st_mode & 002)
+		return sb_fail(err, ".tmp", t, "is world writable (mode %04o); a private temporary directory must not be",
+			       (unsigned)(st->st_mode & 07777));
+	return 0;
+}
+
 int proc_tmp_prepare(struct run *r, struct sb_err *err)
 {
 	const char *t = r->prof->tmp;
@@ -27,41 +52,62 @@ int proc_tmp_prepare(struct run *r, struct sb_err *err)
 	/* The command runs as the final user (`user`, resolved before). */
 	const struct user_rule *u = &r->prof->user;
 	uid_t owner = u->set ? u->uid : geteuid();
-	bool made = mkdir(t, 0700) == 0;
-	if (!made && errno != EEXIST)
-		return sb_fail(err, ".tmp", t, "cannot create it: %s", strerror(errno));
-	if (made && u->set) {
-		/* made by root for the user switched to below: hand it over
-		 * (O_NOFOLLOW: the name is not followed if swapped meanwhile) */
-		int fd = open(t, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0 || fchown(fd, u->uid, u->gid) < 0) {
-			int e = errno;
-			if (fd >= 0)
-				close(fd);
-			return sb_fail(err, ".tmp", t, "cannot give it to uid %u: %s", (unsigned)u->uid, strerror(e));
-		}
-		close(fd);
+	char parent[4096], link[4096];
+	const char *base = strrchr(t, '/');
+	if (!base || !base[1] || (size_t)(base - t) >= sizeof parent)
+		return sb_fail(err, ".tmp", t, "needs a directory name");
+	snprintf(parent, sizeof parent, "%.*s", base == t ? 1 : (int)(base - t), t);
+	base++;
+	int pfd = open_path(&r->plan->trees, parent, O_DIRECTORY, link, sizeof link);
+	if (pfd < 0 && pfd == -ELOOP && link[0])
+		return open_path_fail(err, ".tmp", t, -pfd, link);
+	if (pfd < 0)
+		return sb_fail(err, ".tmp", t, "cannot create it: %s", strerror(-pfd));
+	bool made = mkdirat(pfd, base, 0700) == 0;
+	int e = errno;
+	/* made by root for the user switched to below: handed over through a
+	 * descriptor (O_NOFOLLOW: a name swapped meanwhile is not followed) */
+	int fd = made || e == EEXIST ? openat(pfd, base, (made && u->set ? O_RDONLY : O_PATH) |
+					      O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+	if (fd < 0 && (made || e == EEXIST)) {
+		e = errno;
+		/* O_PATH|O_NOFOLLOW|O_DIRECTORY on a symlink: ENOTDIR */
+		struct stat st;
+		if (fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+			e = ELOOP;
 	}
-	struct stat st;
-	/* lstat: a symlink planted here could point the command's temporary
-	 * files anywhere; another owner or group/world write access would let
-	 * someone else swap files under it. */
-	if (lstat(t, &st) < 0)
-		return sb_fail(err, ".tmp", t, "%s", strerror(errno));
-	if (S_ISLNK(st.st_mode))
+	close(pfd);
+	if (fd < 0 && e == ELOOP)
 		return sb_fail(err, ".tmp", t, "is a symbolic link; refusing it as a private temporary directory");
-	if (!S_ISDIR(st.st_mode))
-		return sb_fail(err, ".tmp", t, "is not a directory");
-	if (st.st_uid != owner)
-		return sb_fail(err, ".tmp", t, "is owned by uid %u, not by uid %u running the command",
-			       (unsigned)st.st_uid, (unsigned)owner);
-	/* Group write on a directory the user owns is what umask 002 gives
-	 * (speccoder creates tmp that way): accepted.  World write is not:
-	 * anyone could have planted entries there. */
-	if (st.st_mode & 002)
-		return sb_fail(err, ".tmp", t, "is world writable (mode %04o); a private temporary directory must not be",
-			       (unsigned)(st.st_mode & 07777));
-	return 0;
+	if (fd < 0)
+		return sb_fail(err, ".tmp", t, made || e == EEXIST ? "%s" : "cannot create it: %s", strerror(e));
+	if (made && u->set && fchown(fd, u->uid, u->gid) < 0) {
+		e = errno;
+		close(fd);
+		return sb_fail(err, ".tmp", t, "cannot give it to uid %u: %s", (unsigned)u->uid, strerror(e));
+	}
+	struct stat st = {0};
+	int rc = tmp_check(fd, t, owner, &st, err);
+	close(fd);
+	r->tmp_known = rc == 0;
+	r->tmp_dev = st.st_dev;
+	r->tmp_ino = st.st_ino;
+	return rc;
+}
+
+int proc_tmp_open(const struct run *r, const char *t, const char *where, int flags,
+		  struct sb_err *err)
+{
+	char link[4096];
+	struct stat st;
+	int fd = open_path(&r->plan->trees, t, flags | O_NOFOLLOW, link, sizeof link);
+	if (fd < 0)
+		return open_path_fail(err, where, t, -fd, link);
+	if (r->tmp_known && (fstat(fd, &st) < 0 || st.st_dev != r->tmp_dev || st.st_ino != r->tmp_ino)) {
+		close(fd);
+		return sb_fail(err, where, t, "is not the directory checked a moment ago (replaced while the sandbox was set up); refusing it");
+	}
+	return fd;
 }
 
 int proc_rlimits(struct run *r, struct sb_err *err)
@@ -228,7 +274,14 @@ int proc_fds(struct run *r, struct sb_err *err)
 
 int proc_cwd(struct run *r, struct sb_err *err)
 {
-	if (r->prof->cwd && chdir(r->prof->cwd) < 0)
-		return sb_fail(err, ".cwd", r->prof->cwd, "%s", strerror(errno));
-	return 0;
+	char link[4096];
+	const char *c = r->prof->cwd;
+	if (!c)
+		return 0;
+	int fd = open_path(&r->plan->trees, c, O_DIRECTORY, link, sizeof link);
+	if (fd < 0)
+		return open_path_fail(err, ".cwd", c, -fd, link);
+	int rc = fchdir(fd) < 0 ? sb_fail(err, ".cwd", c, "%s", strerror(errno)) : 0;
+	close(fd);
+	return rc;
 }

@@ -27,6 +27,12 @@ struct run {
 	char *const *argv;     /* the command and its arguments (borrowed) */
 	int ns_errno;          /* why unshare() failed, when ns_enter() returned 1 */
 	char ns_why[256];      /* the step that failed and why ("mount propagation: ..."), for messages */
+	/* the `tmp` directory checked by proc_tmp_prepare(): each later
+	 * open of it must find this very directory (a swap meanwhile is
+	 * refused) */
+	bool tmp_known;
+	dev_t tmp_dev;
+	ino_t tmp_ino;
 };
 
 /* shim/fsview.c: the real, read-only filesystem view for fit(). */
@@ -54,8 +60,12 @@ void ns_describe(char *buf, size_t n, bool userns, bool propagation, int e);
 /* Step 0, before the namespaces (so a view of /tmp can bring it back and
  * Landlock can open it): create `tmp` 0700 if missing — handed to the
  * `user` when that is set — then refuse it unless it is a real directory
- * (lstat: no symlink) owned by the command's uid and not group or world
- * writable.  Errors name .tmp and the path. */
+ * (no symlink) owned by the command's uid and not world writable.  Its
+ * parent is opened with open_path() and tmp made and checked relative to
+ * it (mkdirat, O_NOFOLLOW, fstat), so a directory swapped for a symlink
+ * inside a writable tree cannot send it elsewhere; its identity goes in
+ * r->tmp_dev/tmp_ino for the later opens.  Errors name .tmp and the
+ * path. */
 int proc_tmp_prepare(struct run *r, struct sb_err *err);
 /* Step 2, first: setrlimit() for each `rlimits` entry (values in the
  * resource's unit, UINT64_MAX unlimited).  Raising a hard limit needs
@@ -76,9 +86,16 @@ int proc_session(struct run *r, struct sb_err *err);
  * descriptor that is not open (EBADF, .keep_fds[i]) and when neither way
  * is available (.keep_fds). */
 int proc_fds(struct run *r, struct sb_err *err);
-/* Step 2, last, as the final user: chdir() to `cwd` when set.  Errors
- * name .cwd and the path (ENOENT, EACCES...). */
+/* Step 2, last, as the final user: `cwd` when set, opened by
+ * open_path() (no symlink inside a writable tree) and entered with
+ * fchdir().  Errors name .cwd and the path (ENOENT, EACCES, a swapped-in
+ * link...). */
 int proc_cwd(struct run *r, struct sb_err *err);
+/* Open `tmp` (path `t`, profile entry `where`) with open_path() and check
+ * it is the directory proc_tmp_prepare() checked (st_dev, st_ino).
+ * Returns the O_PATH descriptor or -1 with `err`. */
+int proc_tmp_open(const struct run *r, const char *t, const char *where, int flags,
+		  struct sb_err *err);
 
 /* shim/ns.c: unshare (mount, network; user when not root).  Returns 0,
  * -1 with `err` after a failure that left the namespaces half made, or 1
@@ -150,6 +167,23 @@ int caps_apply(struct run *r, struct sb_err *err);
 /* shim/exec.c: PATH lookup on the final env and execve().  Returns only on
  * failure, with the exit status to use (126 or 127) and `err` filled. */
 int exec_command(struct run *r, struct sb_err *err);
+
+/* shim/resolve.c: open absolute `path` as an O_PATH|O_CLOEXEC descriptor
+ * (plus `flags`: O_DIRECTORY, O_NOFOLLOW to get a final symlink itself)
+ * without following a symlink that lies in a directory inside one of
+ * `trees` (the plan's canonical writable trees: a sandboxed command could
+ * have swapped it in since fit() looked); symlinks elsewhere are followed.
+ * openat2(2) RESOLVE_NO_SYMLINKS for paths without any symlink (Linux
+ * 5.6), else a component-by-component O_NOFOLLOW walk.  Returns the
+ * descriptor (the caller closes it) or a negative errno: -ELOOP with the
+ * link's path in link[n] for a link inside a tree (link[0] is 0 for any
+ * other error). */
+int open_path(const struct strvec *trees, const char *path, int flags,
+	      char *link, size_t n);
+/* Fill `err` for open_path()'s failure `e` on profile entry `where`,
+ * naming the swapped-in link when there is one.  Returns -1. */
+int open_path_fail(struct sb_err *err, const char *where, const char *path,
+		   int e, const char *link);
 
 /* shim/readall.c: read `fd` to end of file into a NUL-terminated buffer
  * (malloc'd, caller frees; *len bytes, NULs included).  Bounded: an input

@@ -65,6 +65,17 @@ static inline int sb_close_range(unsigned first, unsigned last, unsigned flags)
 	return (int)syscall(__NR_close_range, first, last, flags);
 }
 
+/* openat2(2) (Linux 5.6), include/uapi/linux/openat2.h. */
+struct sb_open_how {
+	uint64_t flags, mode, resolve;
+};
+#define SB_RESOLVE_NO_MAGICLINKS 0x02u
+#define SB_RESOLVE_NO_SYMLINKS   0x04u
+static inline int sb_openat2(int dfd, const char *path, struct sb_open_how *how)
+{
+	return (int)syscall(__NR_openat2, dfd, path, how, sizeof *how);
+}
+
 /* New mount API (Linux 5.2; mount_setattr 5.12), include/uapi/linux/mount.h.
  * Own definitions: <linux/mount.h> and musl's <sys/mount.h> clash. */
 #define SB_OPEN_TREE_CLONE      1u
