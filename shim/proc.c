@@ -59,28 +59,29 @@ int proc_tmp_prepare(struct run *r, struct sb_err *err)
 	snprintf(parent, sizeof parent, "%.*s", base == t ? 1 : (int)(base - t), t);
 	base++;
 	int pfd = open_path(&r->plan->trees, parent, O_DIRECTORY, link, sizeof link);
-	if (pfd < 0 && pfd == -ELOOP && link[0])
+	if (pfd == -ELOOP && link[0])
 		return open_path_fail(err, ".tmp", t, -pfd, link);
 	if (pfd < 0)
 		return sb_fail(err, ".tmp", t, "cannot create it: %s", strerror(-pfd));
 	bool made = mkdirat(pfd, base, 0700) == 0;
-	int e = errno;
+	if (!made && errno != EEXIST) {
+		int e = errno;
+		close(pfd);
+		return sb_fail(err, ".tmp", t, "cannot create it: %s", strerror(e));
+	}
 	/* made by root for the user switched to below: handed over through a
 	 * descriptor (O_NOFOLLOW: a name swapped meanwhile is not followed) */
-	int fd = made || e == EEXIST ? openat(pfd, base, (made && u->set ? O_RDONLY : O_PATH) |
-					      O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
-	if (fd < 0 && (made || e == EEXIST)) {
-		e = errno;
-		/* O_PATH|O_NOFOLLOW|O_DIRECTORY on a symlink: ENOTDIR */
-		struct stat st;
-		if (fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-			e = ELOOP;
-	}
+	int how = made && u->set ? O_RDONLY : O_PATH;
+	int fd = openat(pfd, base, how | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int e = errno;
+	struct stat ls;
+	/* (O_PATH|O_NOFOLLOW|O_DIRECTORY on a symlink: ENOTDIR) */
+	bool link_there = fd < 0 && fstatat(pfd, base, &ls, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(ls.st_mode);
 	close(pfd);
-	if (fd < 0 && e == ELOOP)
+	if (link_there || (fd < 0 && e == ELOOP))
 		return sb_fail(err, ".tmp", t, "is a symbolic link; refusing it as a private temporary directory");
 	if (fd < 0)
-		return sb_fail(err, ".tmp", t, made || e == EEXIST ? "%s" : "cannot create it: %s", strerror(e));
+		return sb_fail(err, ".tmp", t, "%s", strerror(e));
 	if (made && u->set && fchown(fd, u->uid, u->gid) < 0) {
 		e = errno;
 		close(fd);
