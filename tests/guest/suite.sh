@@ -1296,6 +1296,55 @@ udp_ports() {
 	fi
 }
 
+# Issue 10, classes 3 and 4: while the command waits on a fifo, the same
+# user outside rotates a hidden secret by rename, replaces a hidden
+# directory, creates a hidden file that did not exist, and rotates a
+# hidden file inside the workspace.  Outside the writable trees every one
+# stays unreadable in both modes (Landlock goes around them even with
+# mounts); inside the workspace expansion holds, and with mounts (held by
+# a mount on a name) --check must name the path in its remarks.
+host_replace() {
+	section
+	who=$1
+	eval "m=\$MNT_$who"
+	for mode in mounts off; do
+		[ "$mode" = mounts ] && [ "$m" != yes ] && continue
+		mk=""
+		[ "$mode" = off ] && mk='"mounts":"off",'
+		ws=$(mkws "$who" "rep-ws-$mode")
+		s=$(mkws "$who" "rep-s-$mode")
+		a=$(mkws "$who" "rep-a-$mode")
+		as "$who" "$BB" sh -c "echo sec1 > '$s/secret' && mkdir '$s/keys' && echo key1 > '$s/keys/id' &&
+			echo tok1 > '$ws/tok' && '$BB' mkfifo '$ws/ready' '$ws/go'"
+		p="{$mk$UNF,\"writable\":[\"$ws\"],\"hidden\":[\"$s/secret\",\"$s/keys\",\"$a/aws/credentials\",\"$ws/tok\"]}"
+		plan=$(as "$who" "$SB" --check "$p" 2>"$W/err")
+		as "$who" "$SB" "$p" -- "$BB" sh -c '
+			try() { if v=$("'"$BB"'" cat "$2" 2>/dev/null); then echo "$1=$v"; else echo "$1=denied"; fi; }
+			echo > "'"$ws"'/ready"; read l < "'"$ws"'/go"
+			try secret "'"$s"'/secret"; try key "'"$s"'/keys/id"; try aws "'"$a"'/aws/credentials"; try tok "'"$ws"'/tok"
+		' >"$W/rep.out" 2>"$W/err" &
+		rp=$!
+		read -r _ <"$ws/ready"
+		as "$who" "$BB" sh -c "echo sec2 > '$s/n' && mv '$s/n' '$s/secret' && mv '$s/keys' '$s/keys.old' &&
+			mkdir '$s/keys' && echo key2 > '$s/keys/id' && mkdir '$a/aws' && echo aws2 > '$a/aws/credentials' &&
+			echo tok2 > '$ws/n' && mv '$ws/n' '$ws/tok'"
+		echo go >"$ws/go"
+		wait $rp
+		out=$(tr '\n' ' ' <"$W/rep.out")
+		check "$who/$mode: hidden paths outside the workspace stay unreadable when the host rotates, replaces or creates them" \
+			"secret=denied key=denied aws=denied" "$(echo "$out" | cut -d' ' -f1-3)"
+		tok=$(echo "$out" | cut -d' ' -f4)
+		if [ "$tok" = tok=denied ]; then
+			ok "$who/$mode: a hidden file inside the workspace rotated by rename stays unreadable"
+		elif [ "$mode" = mounts ] && echo "$plan" | grep -F "held by mounts on their names" | grep -qF "$ws/tok"; then
+			ok "$who/$mode: a hidden file inside the workspace rotated by rename: readable (a mount sits on a name), and --check remarks it"
+		else
+			not_ok "$who/$mode: a hidden file inside the workspace rotated by rename stays unreadable or is remarked"
+			diag "got: $out"
+		fi
+	done
+}
+
 if [ "$ABI" -eq 0 ]; then
 	no_landlock
 else
@@ -1313,6 +1362,7 @@ else
 		pathname_sockets "$who"
 		udp_ports "$who"
 		mount_namespace "$who"
+		host_replace "$who"
 		one_line "$who"
 	done
 fi
