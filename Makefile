@@ -79,7 +79,7 @@ tests: $(NONS_T)
 
 check: tests
 	prove -v $(UNIT) $(UNIT_SC) tests/integration/*.t tests/security/*.t tests/cases/*.t tests/carve/*.t \
-	  tests/schema/*.t tests/user/*.t tests/examples/*.t tests/mcp/*.t tests/doc/*.t $(NONS_T)
+	  tests/schema/*.t tests/user/*.t tests/examples/*.t tests/mcp/*.t tests/doc/*.t tests/seeds/*.t $(NONS_T)
 
 # Only the no-namespace runs of tests/integration.
 check-nons: tests

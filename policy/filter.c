@@ -130,7 +130,7 @@ static void socket_rules(struct plan *pl, const struct profile *p,
 	static const char why_fam[] = "socket family refused by network mode";
 	bool inet = pl->network != NET_OFF; /* on, or loopback in its own namespace */
 	for (unsigned fam = 0; fam < SB_AF_MAX; fam++) {
-		bool ok = fam == AF_NETLINK || (fam == AF_UNIX && p->unix_sockets != UNIX_NONE) ||
+		bool ok = fam == AF_NETLINK || (fam == AF_UNIX && pl->unix_sockets != UNIX_NONE) ||
 			  (inet && (fam == AF_INET || fam == AF_INET6));
 		if (!ok)
 			net1(pl, p, "socket", EAFNOSUPPORT, why_fam, CMP(0, SC_EQ, fam));
@@ -196,6 +196,21 @@ static void suid_rules(struct plan *pl, const struct profile *p)
 	add(pl, p, "openat2", ENOSYS, "its mode is behind a pointer (RestrictSUIDSGID); libcs fall back to openat", 0, NULL);
 }
 
+/* Landlock below ABI 3 checks open(O_RDONLY|O_TRUNC) as a read and does
+ * not see truncate(2) at all (security_path_truncate, FS_TRUNCATE in ABI
+ * 3): both are refused, as Landlock refuses a truncate (EACCES).  openat2
+ * is ENOSYS already (suid_rules); creat and O_WRONLY/O_RDWR opens need
+ * the write right Landlock does check. */
+#define SB_O_ACCMODE 03u
+#define SB_O_TRUNC 01000u
+static void truncate_rules(struct plan *pl, const struct profile *p)
+{
+	static const char why[] = "truncate outside Landlock's view (ABI below 3)";
+	add(pl, p, "truncate", EACCES, why, 0, NULL);
+	add1(pl, p, "open", EACCES, why, MASKED(1, SB_O_ACCMODE | SB_O_TRUNC, SB_O_TRUNC));
+	add1(pl, p, "openat", EACCES, why, MASKED(2, SB_O_ACCMODE | SB_O_TRUNC, SB_O_TRUNC));
+}
+
 void filter_build(const struct profile *p, const struct host *h,
 		  bool tcp_restricted, struct plan *pl)
 {
@@ -238,6 +253,8 @@ void filter_build(const struct profile *p, const struct host *h,
 		add_list(pl, p, DEFAULT, sysv, EPERM, "SysV IPC is shared with the host (no IPC namespace)");
 	}
 	socket_rules(pl, p, tcp_restricted);
+	if (pl->truncate_filter)
+		truncate_rules(pl, p);
 
 	for (size_t i = 0; i < p->seccomp_deny.n; i++) {
 		const char *d = p->seccomp_deny.v[i];

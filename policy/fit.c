@@ -190,10 +190,20 @@ static bool fit_ll_base(struct fitctx *fc, char *have, size_t n)
 	/* Below ABI 3 Landlock cannot refuse truncate; with the read-only
 	 * root of a mount namespace nothing outside the writable trees can
 	 * be truncated anyway (EROFS). */
+	/* Without it, the two ways to truncate a file not opened for
+	 * writing — truncate(2) and open(O_RDONLY|O_TRUNC), which Landlock
+	 * below ABI 3 checks as a read — are refused by seccomp everywhere
+	 * (ftruncate needs a descriptor Landlock let open for writing).  A
+	 * speccoder profile cannot name truncate, so this must not refuse. */
 	if (abi < 3 && !has_mount(pl, MNT_RO_ROOT)) {
-		char r[96];
-		snprintf(r, sizeof r, "needs Landlock ABI 3%s", have);
-		fit_gap(fc, UNF_TRUNCATE, ".writable", "truncate restriction (files outside writable trees can be truncated)", r);
+		if (fc->p->unenforced & UNF_TRUNCATE) {
+			char r[96];
+			snprintf(r, sizeof r, "needs Landlock ABI 3%s", have);
+			fit_gap(fc, UNF_TRUNCATE, ".writable", "truncate restriction (files outside writable trees can be truncated)", r);
+		} else {
+			pl->truncate_filter = true;
+			sv_push(&pl->remarks, "Landlock below ABI 3 cannot refuse truncate: truncate(2) by path and O_RDONLY|O_TRUNC opens are refused everywhere (EACCES, seccomp); ftruncate on a file opened for writing works");
+		}
 	}
 	return true;
 }
@@ -262,6 +272,25 @@ static int fit_ll_net(struct fitctx *fc, const char *have, struct sb_err *err)
 	return 0;
 }
 
+/* A unix socket scope the host cannot enforce.  speccoder's
+ * workspace_sockets closes more: no unix socket at all (AF_UNIX refused
+ * by seccomp, sockets in writable trees included — its own words);
+ * host_sockets leaves the host's reachable; neither refuses, suggesting
+ * the one that closes.  Noted once however many scopes are missing. */
+static void socket_gap(struct fitctx *fc, const char *what, const char *reason)
+{
+	struct plan *pl = fc->pl;
+	if (fc->p->unenforced & UNF_WORKSPACE_SOCKETS) {
+		if (pl->unix_sockets != UNIX_NONE)
+			plan_left(pl, false, ".unix_sockets", "unix sockets (every AF_UNIX socket refused, as unix_sockets \"none\", instead of a scope this host lacks)",
+				  reason, ".unenforced.workspace_sockets");
+		pl->unix_sockets = UNIX_NONE;
+		return;
+	}
+	fit_gap(fc, (fc->p->unenforced & UNF_HOST_SOCKETS) ? UNF_HOST_SOCKETS : UNF_WORKSPACE_SOCKETS,
+		".unix_sockets", what, reason);
+}
+
 /* Scopes (ABI 6) and pathname unix sockets (FS_RESOLVE_UNIX, ABI 9;
  * below it the mount views where a namespace can be had). */
 static void fit_ll_scopes(struct fitctx *fc, const char *have)
@@ -285,12 +314,11 @@ static void fit_ll_scopes(struct fitctx *fc, const char *have)
 	if (pl->abi >= 6)
 		pl->scoped |= LL_SCOPE_ABSTRACT_UNIX_SOCKET;
 	else if (p->unix_sockets == UNIX_SCOPED && !pl->net_ns)
-		fit_gap(fc, UNF_WORKSPACE_SOCKETS, ".unix_sockets", "abstract unix socket scope", r);
+		socket_gap(fc, "abstract unix socket scope", r);
 	if (pl->abi < 9 && p->unix_sockets == UNIX_SCOPED && !fc->views) {
 		snprintf(r, sizeof r, "needs Landlock ABI 9%s, or a mount namespace for a view of /run and a private /tmp (%s)",
 			 have, fc->why);
-		fit_gap(fc, UNF_WORKSPACE_SOCKETS, ".unix_sockets",
-			"pathname unix socket scope (sockets outside writable trees stay reachable)", r);
+		socket_gap(fc, "pathname unix socket scope (sockets outside writable trees stay reachable)", r);
 	}
 }
 
@@ -493,9 +521,12 @@ static void refusal(const struct plan *pl, struct sb_err *err)
 	char fix[512];
 	snprintf(fix, sizeof fix, "%s%s%s%s%s", unf[0] ? "\"unenforced\":{" : "", unf, unf[0] ? "}" : "",
 		 unf[0] && other[0] ? "," : "", other);
-	sb_fail(err, NULL, NULL, "this host cannot enforce %s; to run without %s, set in the profile%s: %s",
+	/* the sockets' two trades: the suggestion closes more */
+	bool sockets = strstr(unf, "\"workspace_sockets\"") != NULL;
+	sb_fail(err, NULL, NULL, "this host cannot enforce %s; to run without %s, set in the profile%s: %s%s",
 		list, pl->nrefused > 1 ? "them" : "it",
-		merged ? " (replacing its \"unenforced\")" : "", fix);
+		merged ? " (replacing its \"unenforced\")" : "", fix,
+		sockets ? " (workspace_sockets refuses every unix socket; \"host_sockets\":true instead leaves the host's reachable)" : "");
 }
 
 int fit(const struct profile *p, const struct host *h, const struct fs_view *raw,
@@ -505,9 +536,10 @@ int fit(const struct profile *p, const struct host *h, const struct fs_view *raw
 	struct fs_view view = fs_cache_view(&cache, raw);
 	memset(pl, 0, sizeof *pl);
 	pl->prof = p;
+	pl->unix_sockets = p->unix_sockets;
 	struct fitctx fc = {.p = p, .h = h, .fs = &view, .pl = pl};
 	int bad = fit_ns(&fc, err) || fit_landlock(&fc, err) || fit_caps(p, h, pl, err);
-	if (!bad && !pl->net_ns && p->unix_sockets != UNIX_NONE)
+	if (!bad && !pl->net_ns && pl->unix_sockets != UNIX_NONE)
 		sv_push(&pl->remarks, "no network namespace: an abstract unix socket the command binds can be reached by host processes (the Landlock scope only stops the command reaching out)");
 	if (!bad && p->tcp_bind.set && pl->network != NET_OFF)
 		sv_push(&pl->remarks, "tcp_bind: listen() on a socket never bound takes an ephemeral port without Landlock's bind check; tcp_bind limits explicit binds only");

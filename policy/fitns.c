@@ -244,7 +244,7 @@ static int protect_list(struct fitctx *fc, size_t i, const struct strvec *names,
 			continue; /* the git dir's names outside this tree */
 		const char *rel = norm + (strcmp(tree, "/") ? strlen(tree) + 1 : 1);
 		struct carve *c = carve_add(fc, tree, rel, norm, false,
-					    is_git_name(name) ? UNF_CARVE : UNF_TRUST_HANDOFF, where);
+					    UNF_CARVE, where);
 		c->builtin = !extra && !fc->p->protect_set;
 	}
 	return 0;
@@ -282,6 +282,13 @@ static int worktree_entry(void *arg, const char *name, enum fs_kind kind)
  * config.worktree decide which config and hooks git uses there. */
 static int carve_protect(struct fitctx *fc, struct sb_err *err)
 {
+	/* speccoder's trust_handoff: what runs code later stays writable on
+	 * purpose (git init, project generators), in every mode: no protect
+	 * list at all (read_only entries still hold) */
+	if (fc->p->unenforced & UNF_TRUST_HANDOFF) {
+		sv_push(&fc->pl->remarks, "unenforced.trust_handoff: no protect list is applied (git hooks and config, shell startup files, editor and agent config in writable trees stay writable); read_only entries still hold");
+		return 0;
+	}
 	for (size_t i = 0; i < fc->p->writable.v.n; i++) {
 		const char *tree = fc->wcanon[i];
 		char base[4096];

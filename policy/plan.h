@@ -115,6 +115,12 @@ struct plan {
 	bool net_ns;    /* network "loopback": a fresh network namespace with lo up */
 	bool expansion; /* carve-outs by Landlock sibling expansion instead of mounts */
 	enum net_mode network; /* effective: "loopback" without a namespace is "off" */
+	/* effective: "none" where unenforced.workspace_sockets closes a unix
+	 * socket scope the host cannot enforce */
+	enum unix_mode unix_sockets;
+	/* Landlock below ABI 3 without a read-only root: seccomp refuses
+	 * truncate(2) and O_RDONLY|O_TRUNC opens instead */
+	bool truncate_filter;
 	struct mount_rule *mounts;
 	size_t nmounts;
 	/* seccomp */

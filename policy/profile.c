@@ -31,6 +31,7 @@ static const struct { const char *name; unsigned bit; } unenforced_names[] = {
 	{"truncate", UNF_TRUNCATE},
 	{"tcp_ports", UNF_TCP_PORTS},
 	{"udp_ports", UNF_UDP_PORTS},
+	{"host_sockets", UNF_HOST_SOCKETS},
 };
 
 const char *unenforced_name(unsigned part)

@@ -36,12 +36,18 @@ enum mounts_mode { MOUNTS_AUTO, MOUNTS_OFF, MOUNTS_REQUIRED };
  * The first four are speccoder's names, the rest this shim's own. */
 enum unenforced_part {
 	UNF_TRUST_HANDOFF = 1u << 0,
-	UNF_WORKSPACE_SOCKETS = 1u << 1, /* unix sockets outside the sandbox */
+	/* speccoder's meaning: where unix sockets cannot be kept inside the
+	 * sandbox, none are reachable (AF_UNIX refused, as unix_sockets
+	 * "none") — closes more, never less */
+	UNF_WORKSPACE_SOCKETS = 1u << 1,
 	UNF_SIGNAL_SCOPE = 1u << 2,
 	UNF_CARVE = 1u << 3,
 	UNF_TRUNCATE = 1u << 4,  /* Landlock FS_TRUNCATE (ABI 3) */
 	UNF_TCP_PORTS = 1u << 5, /* tcp_bind / tcp_connect (ABI 4) */
 	UNF_UDP_PORTS = 1u << 6, /* udp_bind / udp_connect (ABI 10) */
+	/* this shim's: where unix sockets cannot be kept inside the sandbox,
+	 * the host's stay reachable (0.1.0's reading of workspace_sockets) */
+	UNF_HOST_SOCKETS = 1u << 7,
 };
 
 /* Name of one unenforced part (static), or NULL. */

@@ -76,7 +76,7 @@ mkws() {
 # The test profiles need the pathname unix socket scope left out on kernels
 # below Landlock ABI 9 (mount views are not built yet); on ABI 9+ it is
 # enforced regardless of this flag.
-UNF='"unenforced":{"workspace_sockets":true}'
+UNF='"unenforced":{"host_sockets":true}'
 
 # check NAME EXPECTED ACTUAL — ok when equal, with both in the diagnostics.
 check() {

@@ -8,7 +8,7 @@
 #              hidden) are made by Landlock sibling expansion; the built-in
 #              protect list is left out (named on the one "left out:"
 #              notice line) so it never costs function.  Below Landlock
-#              ABI 9 this mode needs unenforced.workspace_sockets ($UNF).
+#              ABI 9 this mode needs unenforced.host_sockets ($UNF).
 . "$(dirname "$0")/../lib.sh"
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 PY=/usr/bin/python3
@@ -100,7 +100,7 @@ left_lines() { grep -c '^__sandbox: notice: left out: ' "$T/err"; }
 # regular expressions), optionally followed by the pathname unix socket
 # scope part (below Landlock ABI 9 with $UNF).
 left_builtin_re() {
-	echo "^__sandbox: notice: left out: built-in protect of $1 \\(mounts \"off\", [^;]*; built-in default\\)(; pathname unix socket scope \\(sockets outside writable trees stay reachable\\) \\(needs Landlock ABI 9; [^;]*; allowed by \\.unenforced\\.workspace_sockets\\))?\$"
+	echo "^__sandbox: notice: left out: built-in protect of $1 \\(mounts \"off\", [^;]*; built-in default\\)(; pathname unix socket scope \\(sockets outside writable trees stay reachable\\) \\(needs Landlock ABI 9; [^;]*; allowed by \\.unenforced\\.host_sockets\\))?\$"
 }
 # re STRING — STRING with the ERE metacharacters escaped.
 re() { printf '%s' "$1" | sed 's/[][\\.*^$+?(){}|]/\\&/g'; }

@@ -13,10 +13,12 @@
 #    unix_sockets says: with "any" the /tmp socket is still absent, unless
 #    the profile lists /tmp itself (readable), which gets the host's /tmp;
 #  - below, without mounts: refused (125, one error line; --check prints
-#    the plan with "refused" and exits 125 too) unless
-#    unenforced.workspace_sockets, then the one "left out:" notice line
-#    names the part and the socket IS reachable; /tmp is the host's
-#    (not writable unless listed);
+#    the plan with "refused" and exits 125 too) unless the profile says
+#    which trade it takes: unenforced.host_sockets, then the one "left
+#    out:" notice line names the part and the socket IS reachable; or
+#    speccoder's unenforced.workspace_sockets, then no unix socket is
+#    reachable at all, the workspace's included (AF_UNIX refused, as
+#    unix_sockets "none"); /tmp is the host's (not writable unless listed);
 #  - sockets inside writable trees stay reachable in every case.
 # Controls: every connect works outside, and with "unix_sockets": "any"
 # (plus a readable /tmp with mounts).
@@ -107,18 +109,27 @@ for who in $USERS; do
 			refused="{\"mounts\":\"off\",\"writable\":[\"$ws\",\"$wt\"]}"
 			out=$(as "$who" "$SB" "$refused" -- /bin/true 2>&1)
 			rc=$?
-			check "$t: without unenforced.workspace_sockets the profile is refused (125) on one line" \
-				"125 __sandbox: this host cannot enforce .unix_sockets: pathname unix socket scope (sockets outside writable trees stay reachable) (needs Landlock ABI 9; this kernel has $ABI, or a mount namespace for a view of /run and a private /tmp (mounts \"off\")); to run without it, set in the profile: \"unenforced\":{\"workspace_sockets\":true}" \
+			check "$t: without unenforced the profile is refused (125) on one line, suggesting the trade that closes more" \
+				"125 __sandbox: this host cannot enforce .unix_sockets: pathname unix socket scope (sockets outside writable trees stay reachable) (needs Landlock ABI 9; this kernel has $ABI, or a mount namespace for a view of /run and a private /tmp (mounts \"off\")); to run without it, set in the profile: \"unenforced\":{\"workspace_sockets\":true} (workspace_sockets refuses every unix socket; \"host_sockets\":true instead leaves the host's reachable)" \
 				"$rc $out"
 			chk=$(as "$who" "$SB" --check "$refused" 2>"$T/err")
 			rc=$?
 			check "$t: ... --check exits 125 with the same line on stderr" "125 $out" "$rc $(errs)"
 			check "$t: ... and prints the plan with the part in \"refused\"" ".unix_sockets unenforced.workspace_sockets" \
 				"$(printf '%s' "$chk" | $PY -c 'import json,sys; print(" ".join(r["where"] + " " + r["allow_with"] for r in json.load(sys.stdin)["refused"]))' 2>&1)"
-			expect "$t: with it, the /tmp socket stays reachable (left out)" ok "$(op "$who" "$p" unix-connect "$tmpd/s")"
+			expect "$t: with unenforced.host_sockets, the /tmp socket stays reachable (left out)" ok "$(op "$who" "$p" unix-connect "$tmpd/s")"
 			check "$t: ... and the one notice line says so" \
-				'__sandbox: notice: left out: pathname unix socket scope (sockets outside writable trees stay reachable) (needs Landlock ABI 9; this kernel has '"$ABI"', or a mount namespace for a view of /run and a private /tmp (mounts "off"); allowed by .unenforced.workspace_sockets)' \
+				'__sandbox: notice: left out: pathname unix socket scope (sockets outside writable trees stay reachable) (needs Landlock ABI 9; this kernel has '"$ABI"', or a mount namespace for a view of /run and a private /tmp (mounts "off"); allowed by .unenforced.host_sockets)' \
 				"$(errs)"
+			# speccoder's meaning: closes more, never less
+			ps="{\"mounts\":\"off\",\"unenforced\":{\"workspace_sockets\":true},\"writable\":[\"$ws\",\"$wt\"]}"
+			expect "$t: with unenforced.workspace_sockets, the /tmp socket is not reachable (no AF_UNIX socket)" EAFNOSUPPORT "$(op "$who" "$ps" unix-connect "$tmpd/s")"
+			check "$t: ... and the one notice line says so" \
+				'__sandbox: notice: left out: unix sockets (every AF_UNIX socket refused, as unix_sockets "none", instead of a scope this host lacks) (needs Landlock ABI 9; this kernel has '"$ABI"', or a mount namespace for a view of /run and a private /tmp (mounts "off"); allowed by .unenforced.workspace_sockets)' \
+				"$(errs)"
+			expect "$t: ... nor the workspace's (\"unix sockets in writable trees are not reachable either\")" EAFNOSUPPORT "$(op "$who" "$ps" unix-connect "$ws/s")"
+			expect "$t: ... the same with both names set: workspace_sockets wins" EAFNOSUPPORT \
+				"$(op "$who" "{\"mounts\":\"off\",\"unenforced\":{\"workspace_sockets\":true,\"host_sockets\":true},\"writable\":[\"$ws\",\"$wt\"]}" unix-connect "$tmpd/s")"
 			# no namespace: /tmp is the host's, writable only when listed
 			new=sbtest-new-$$-$n
 			expect "$t: /tmp is the host's, not writable unless listed" EACCES "$(op "$who" "$p" create "/tmp/$new")"

@@ -113,7 +113,7 @@ as_exec() {
 # The unenforced flags every ordinary profile of this suite carries so it
 # runs on any ABI; on a kernel that can enforce a part, its flag changes
 # nothing (checked by the feature tests below).
-UNF='"unenforced":{"workspace_sockets":true,"signal_scope":true,"truncate":true}'
+UNF='"unenforced":{"host_sockets":true,"signal_scope":true,"truncate":true}'
 
 # inside WHO KEYS OP [ARG...] — try-syscall OP in the sandbox with profile
 # {UNF,KEYS}; prints its one line, the shim's stderr in $W/err.
@@ -215,7 +215,7 @@ refusal() {
 		if [ -n "$have" ]; then
 			inner=${fix#\"unenforced\":\{}
 			inner=${inner%\}}
-			for k in trust_handoff workspace_sockets signal_scope carve truncate tcp_ports udp_ports; do
+			for k in trust_handoff workspace_sockets signal_scope carve truncate tcp_ports udp_ports host_sockets; do
 				case ",$have," in
 				*"\"$k\":true"*)
 					case ",$inner," in *"\"$k\":true"*) ;; *) inner="$inner,\"$k\":true" ;; esac ;;
@@ -226,7 +226,9 @@ refusal() {
 		fi
 		;;
 	esac
-	echo "__sandbox: this host cannot enforce $list; to run without $them, set in the profile$repl: $fix"
+	hint=
+	case $fix in *'"workspace_sockets"'*) hint=' (workspace_sockets refuses every unix socket; "host_sockets":true instead leaves the host'"'"'s reachable)' ;; esac
+	echo "__sandbox: this host cannot enforce $list; to run without $them, set in the profile$repl: $fix$hint"
 }
 # left PART REASON KEY — one part of the left-out notice (KEY ".unenforced.x"
 # or ".best_effort": "allowed by KEY"; else KEY as it is)
@@ -679,9 +681,11 @@ syscalls() {
 # With a mount namespace a file outside the writable trees sits on a
 # read-only mount: truncating it answers EROFS before Landlock on every
 # ABI.  So below ABI 3 the truncate restriction is not refused there, nor
-# named as left out (unenforced.truncate changes nothing); it is refused,
-# and left out with the gap open, with mounts "off" (or where no namespace
-# can be had) and with a writable "/" (no read-only root).
+# named as left out (unenforced.truncate changes nothing).  Without a
+# read-only root (mounts "off", no namespace, a writable "/") seccomp
+# refuses truncate(2) and open(O_RDONLY|O_TRUNC) everywhere (EACCES) — the
+# two ways to truncate a file not opened for writing — and --check
+# remarks it; unenforced.truncate leaves that out, with the gap open.
 truncate_rule() {
 	section
 	who=$1
@@ -693,7 +697,7 @@ truncate_rule() {
 	[ "$who" = nobody ] && chown $NOBODY:$NOBODY "$out/f" "$out/g"
 	# signals "any": the only other part ABI 2 cannot enforce with a
 	# namespace, so a run that leaves nothing out is silent
-	base="\"writable\":[\"$ws\"],\"signals\":\"any\",\"unenforced\":{\"workspace_sockets\":true"
+	base="\"writable\":[\"$ws\"],\"signals\":\"any\",\"unenforced\":{\"host_sockets\":true"
 	off=',"mounts":"off"'
 	trwhat="truncate restriction (files outside writable trees can be truncated)"
 	trwhy="needs Landlock ABI 3; $HAVE"
@@ -706,6 +710,8 @@ truncate_rule() {
 		fi
 		raw "$who" "{$base}$off}" truncate "$out/f"
 		check "$who: mounts off: truncating it is refused by Landlock (EACCES)" EACCES "$OUT"
+		raw "$who" "{$base}$off}" open-trunc-ro "$out/f"
+		check "$who: mounts off: ... and through open(O_RDONLY|O_TRUNC) (EACCES)" EACCES "$OUT"
 		raw "$who" "{$base,\"truncate\":true}$off}" truncate "$out/f"
 		check "$who: ... with unenforced.truncate too (nothing left out on ABI $ABI)" EACCES "$OUT"
 		check "$who: ... and the file is intact" data "$(cat "$out/f")"
@@ -720,7 +726,10 @@ truncate_rule() {
 		matrix "truncate" enforced
 		return
 	fi
-	refused_line() { refusal '"unenforced":{"truncate":true}' ".writable: $trwhat ($trwhy)"; }
+	# below ABI 3 without a read-only root, seccomp refuses the two calls
+	# that truncate a file not opened for writing (a speccoder profile
+	# cannot name truncate, so this is not refused)
+	trremark="Landlock below ABI 3 cannot refuse truncate"
 	if [ "$m" = yes ]; then
 		raw "$who" "{$base}}" truncate "$out/f"
 		check "$who: below ABI 3 with a mount namespace the truncate restriction is not refused: it runs (exit 0)" 0 "$RC"
@@ -737,27 +746,44 @@ truncate_rule() {
 		raw "$who" "{$base}}" truncate "$ws/f"
 		check "$who: control: truncating in the workspace works" ok "$OUT"
 		# a writable "/": no read-only root, the gap is Landlock's again
-		slash="\"writable\":[\"/\"],\"signals\":\"any\",\"unenforced\":{\"workspace_sockets\":true"
+		slash="\"writable\":[\"/\"],\"signals\":\"any\",\"unenforced\":{\"host_sockets\":true"
 		raw "$who" "{$slash}}" truncate "$out/g"
-		out1=$OUT
-		check "$who: with a writable \"/\" (no read-only root) it is refused (exit 125)" 125 "$RC"
-		check "$who: ... naming the truncate restriction, the ABI and unenforced.truncate" "$(refused_line)" "$(errline)"
-		check "$who: ... and nothing ran" "" "$out1"
+		check "$who: with a writable \"/\" (no read-only root) it runs, truncate(2) refused by seccomp (EACCES)" EACCES "$OUT"
+		check "$who: ... and nothing on stderr" "" "$(cat "$W/err")"
+		check "$who: ... --check remarks it" yes "$(as "$who" "$SB" --check "{$slash}}" 2>/dev/null | grep -q "$trremark" && echo yes)"
+		raw "$who" "{$slash}}" open-trunc-ro "$out/g"
+		check "$who: ... and open(O_RDONLY|O_TRUNC) (EACCES)" EACCES "$OUT"
+		check "$who: ... the file is intact" data "$(cat "$out/g")"
+		raw "$who" "{$slash}}" ftruncate "$out/g"
+		check "$who: ... control: ftruncate on a file opened for writing works (a writable \"/\")" ok "$OUT"
+		echo data >"$out/g"
 		raw "$who" "{$slash,\"truncate\":true}}" truncate "$out/g"
 		check "$who: ... with unenforced.truncate it runs, and the file CAN be truncated (documented)" ok "$OUT"
 		check_notice "$who: ... with a notice naming it" \
 			"$(left "$trwhat" "$trwhy" .unenforced.truncate)"
 		check "$who: ... it was" "" "$(cat "$out/g")"
-		cell="not refused with a mount namespace (outside the writable trees is read-only: EROFS); refused with mounts \"off\" or a writable \"/\"; left out with notice (unenforced.truncate)"
+		cell="not refused with a mount namespace (outside the writable trees is read-only: EROFS); with mounts \"off\" or a writable \"/\" truncate(2) and O_RDONLY|O_TRUNC refused everywhere by seccomp (EACCES); left out with notice (unenforced.truncate)"
 	else
 		skip "$who: no mount namespace for uid $who here: the read-only mounts are not tested"
-		cell="refused; left out with notice (unenforced.truncate)"
+		cell="truncate(2) and O_RDONLY|O_TRUNC refused everywhere by seccomp (EACCES); left out with notice (unenforced.truncate)"
 	fi
+	echo data >"$out/f"
+	[ "$who" = nobody ] && chown $NOBODY:$NOBODY "$out/f"
 	raw "$who" "{$base}$off}" truncate "$out/f"
-	out1=$OUT
-	check "$who: mounts off: below ABI 3 a profile is refused (exit 125)" 125 "$RC"
-	check "$who: ... naming the truncate restriction, the ABI and unenforced.truncate" "$(refused_line)" "$(errline)"
-	check "$who: ... and nothing ran" "" "$out1"
+	check "$who: mounts off: below ABI 3 it runs, truncate(2) outside refused by seccomp (EACCES)" EACCES "$OUT"
+	check "$who: ... --check remarks it" yes "$(as "$who" "$SB" --check "{$base}$off}" 2>/dev/null | grep -q "$trremark" && echo yes)"
+	raw "$who" "{$base}$off}" open-trunc-ro "$out/f"
+	check "$who: ... open(O_RDONLY|O_TRUNC) outside too (EACCES)" EACCES "$OUT"
+	check "$who: ... and the file is intact" data "$(cat "$out/f")"
+	echo x >"$ws/f"
+	chmod 666 "$ws/f"
+	raw "$who" "{$base}$off}" ftruncate "$ws/f"
+	check "$who: ... control: ftruncate in the workspace works" ok "$OUT"
+	echo x >"$ws/f"
+	raw "$who" "{$base}$off}" truncate "$ws/f"
+	check "$who: ... truncate(2) by path in the workspace is refused too (the documented cost)" EACCES "$OUT"
+	check "$who: control: truncate(2) and O_RDONLY|O_TRUNC work outside" "ok ok" \
+		"$(outside "$who" truncate "$ws/f") $(outside "$who" open-trunc-ro "$ws/f")"
 	raw "$who" "{$base,\"truncate\":true}$off}" truncate "$out/f"
 	check "$who: mounts off, with unenforced.truncate: it runs, and a file outside the writable trees CAN be truncated (documented)" ok "$OUT"
 	check_notice "$who: ... with a notice naming it" \
@@ -796,7 +822,7 @@ tcp_ports() {
 			"$(refusal '"unenforced":{"tcp_ports":true}' ".tcp_connect: TCP port rules (needs Landlock ABI 4; $HAVE)")" \
 			"$(errline)"
 		check "$who: ... and nothing ran" "" "$out1"
-		p="{\"unenforced\":{\"workspace_sockets\":true,\"signal_scope\":true,\"truncate\":true,\"tcp_ports\":true},$net}"
+		p="{\"unenforced\":{\"host_sockets\":true,\"signal_scope\":true,\"truncate\":true,\"tcp_ports\":true},$net}"
 		raw "$who" "$p" tcp-connect "$TCP2"
 		check "$who: with unenforced.tcp_ports it runs, and port $TCP2 CAN be reached (documented)" ok "$OUT"
 		check_notice "$who: ... with a notice naming it" \
@@ -841,7 +867,7 @@ signal_scope() {
 	victim=$BG_PID
 	check "$who: fixture: a process of the same user outside the sandbox" ok "$BG_LINE"
 	check "$who: control: kill(it, 0) works outside" ok "$(outside "$who" kill "$victim" 0)"
-	base="\"writable\":[\"$ws\"],\"unenforced\":{\"workspace_sockets\":true,\"truncate\":true"
+	base="\"writable\":[\"$ws\"],\"unenforced\":{\"host_sockets\":true,\"truncate\":true"
 	raw "$who" "{$base,\"signal_scope\":true}}" raise
 	check "$who: raise() (a signal to itself) works" ok "$OUT"
 	if [ "$ABI" -ge 6 ]; then
@@ -893,7 +919,7 @@ abstract_scope() {
 	# below ABI 9 without mounts the pathname socket scope is left out
 	# with the same key (tested below): set there so the profile runs
 	wsk=
-	[ "$ABI" -lt 9 ] && wsk=',"workspace_sockets":true'
+	[ "$ABI" -lt 9 ] && wsk=',"host_sockets":true'
 	if [ "$m" = yes ]; then
 		check "$who: with mounts, network off and unix_sockets scoped: private IPC and network namespaces" \
 			"ipc:private net:private" "$(ns_of "$who" "{$UNF}")"
@@ -933,7 +959,7 @@ abstract_scope() {
 		return
 	fi
 	absr() { refusal '"unenforced":{"workspace_sockets":true}' ".unix_sockets: $absw (needs Landlock ABI 6; $HAVE)"; }
-	absl=$(left "$absw" "needs Landlock ABI 6; $HAVE" .unenforced.workspace_sockets)
+	absl=$(left "$absw" "needs Landlock ABI 6; $HAVE" .unenforced.host_sockets)
 	if [ "$m" = yes ]; then
 		raw "$who" "{$base}}" connect-abstract "$ABSNAME"
 		check "$who: below ABI 6 with a mount namespace and network off the scope is not refused: it runs (exit 0)" 0 "$RC"
@@ -941,8 +967,8 @@ abstract_scope() {
 		check "$who: ... and nothing on stderr (nothing left out)" "" "$(cat "$W/err")"
 		raw "$who" "{$base}}" sendto-abstract "$ABSNAME"
 		check "$who: ... sendto to it: not there either (ECONNREFUSED)" ECONNREFUSED "$OUT"
-		raw "$who" "{$base,\"workspace_sockets\":true}}" connect-abstract "$ABSNAME"
-		check "$who: ... with unenforced.workspace_sockets too (ECONNREFUSED)" ECONNREFUSED "$OUT"
+		raw "$who" "{$base,\"host_sockets\":true}}" connect-abstract "$ABSNAME"
+		check "$who: ... with unenforced.host_sockets too (ECONNREFUSED)" ECONNREFUSED "$OUT"
 		check "$who: ... still nothing on stderr (the scope is not named as left out)" "" "$(cat "$W/err")"
 		raw "$who" "{$base},\"network\":\"loopback\"}" connect-abstract "$ABSNAME"
 		check "$who: network loopback (a network namespace of its own): not refused, not there (ECONNREFUSED)" ECONNREFUSED "$OUT"
@@ -952,14 +978,14 @@ abstract_scope() {
 		check "$who: network on (the host's network namespace): the scope is refused (exit 125)" 125 "$RC"
 		check "$who: ... naming it, the ABI and unenforced.workspace_sockets" "$(absr)" "$(errline)"
 		check "$who: ... and nothing ran" "" "$out1"
-		raw "$who" "{$base,\"workspace_sockets\":true}$on}" connect-abstract "$ABSNAME"
-		check "$who: network on, with unenforced.workspace_sockets: it runs, and the outside socket CAN be reached (documented)" ok "$OUT"
+		raw "$who" "{$base,\"host_sockets\":true}$on}" connect-abstract "$ABSNAME"
+		check "$who: network on, with unenforced.host_sockets: it runs, and the outside socket CAN be reached (documented)" ok "$OUT"
 		check "$who: ... with one notice line naming only it" "__sandbox: notice: left out: $absl" "$(leftline)"
 		raw "$who" "{$base},\"unix_sockets\":\"any\"}" connect-abstract "$ABSNAME"
 		check "$who: control: with unix_sockets \"any\" (the host's network namespace) it works" ok "$OUT"
-		cell="not refused with a mount namespace and network \"off\" or \"loopback\" (a network namespace of its own: host sockets not there); refused with network \"on\" or mounts \"off\"; left out with notice (unenforced.workspace_sockets)"
+		cell="not refused with a mount namespace and network \"off\" or \"loopback\" (a network namespace of its own: host sockets not there); refused with network \"on\" or mounts \"off\"; left out with notice (unenforced.host_sockets); every unix socket refused instead (unenforced.workspace_sockets)"
 	else
-		cell="refused; left out with notice (unenforced.workspace_sockets)"
+		cell="refused; left out with notice (unenforced.host_sockets); every unix socket refused instead (unenforced.workspace_sockets)"
 	fi
 	# (without mounts the pathname socket scope, ABI 9, is refused on the
 	# same line, with the same key)
@@ -971,11 +997,18 @@ abstract_scope() {
 			".unix_sockets: pathname unix socket scope (sockets outside writable trees stay reachable) (needs Landlock ABI 9; $HAVE, or a mount namespace for a view of /run and a private /tmp (mounts \"off\"))")" \
 		"$(errline)"
 	check "$who: ... and nothing ran" "" "$out1"
-	raw "$who" "{$base,\"workspace_sockets\":true}$off}" connect-abstract "$ABSNAME"
-	check "$who: mounts off, with unenforced.workspace_sockets: it runs, and the outside socket CAN be reached (documented)" ok "$OUT"
+	raw "$who" "{$base,\"host_sockets\":true}$off}" connect-abstract "$ABSNAME"
+	check "$who: mounts off, with unenforced.host_sockets: it runs, and the outside socket CAN be reached (documented)" ok "$OUT"
 	check_notice "$who: ... with a notice naming it" "$absl"
-	raw "$who" "{$base,\"workspace_sockets\":true}$off}" sendto-abstract "$ABSNAME"
+	raw "$who" "{$base,\"host_sockets\":true}$off}" sendto-abstract "$ABSNAME"
 	check "$who: ... and so CAN sendto (documented)" ok "$OUT"
+	# speccoder's workspace_sockets closes more: no unix socket at all
+	raw "$who" "{$base,\"workspace_sockets\":true}$off}" connect-abstract "$ABSNAME"
+	check "$who: mounts off, with unenforced.workspace_sockets: it runs, no AF_UNIX socket can be made (EAFNOSUPPORT)" EAFNOSUPPORT "$OUT"
+	check_notice "$who: ... with a notice naming it" \
+		"$(left 'unix sockets (every AF_UNIX socket refused, as unix_sockets "none", instead of a scope this host lacks)' "needs Landlock ABI 6; $HAVE" .unenforced.workspace_sockets)"
+	raw "$who" "{$base,\"workspace_sockets\":true,\"host_sockets\":true}$off}" sendto-abstract "$ABSNAME"
+	check "$who: ... with host_sockets too, workspace_sockets wins (EAFNOSUPPORT)" EAFNOSUPPORT "$OUT"
 	matrix "abstract unix socket scope" "$cell"
 }
 
@@ -990,11 +1023,11 @@ pathname_sockets() {
 	base="\"writable\":[\"$ws\"],\"unenforced\":{\"signal_scope\":true,\"truncate\":true"
 	# Below ABI 6 the abstract socket scope needs the same key
 	# (workspace_sockets), so it is always set there.
-	[ "$ABI" -lt 6 ] && base="$base,\"workspace_sockets\":true"
+	[ "$ABI" -lt 6 ] && base="$base,\"host_sockets\":true"
 	# a listener of $who's own inside its workspace (in scope); below ABI 9
 	# without mounts the scope must be left out for the profile to run
 	ctl=$base
-	[ "$ABI" -ge 6 ] && [ "$ABI" -lt 9 ] && [ "$m" != yes ] && ctl="$base,\"workspace_sockets\":true"
+	[ "$ABI" -ge 6 ] && [ "$ABI" -lt 9 ] && [ "$m" != yes ] && ctl="$base,\"host_sockets\":true"
 	bg_start 9 "wsl-$who" "$who" "$TRY" listen-unix "$ws/s"
 	raw "$who" "{$ctl}}" connect-unix "$ws/s"
 	check "$who: control: a socket inside the workspace can be reached inside" ok "$OUT"
@@ -1030,13 +1063,23 @@ pathname_sockets() {
 		check "$who: ... and nothing ran" "" "$out1"
 	fi
 	wsf=
-	[ "$ABI" -ge 6 ] && wsf=',"workspace_sockets":true'
+	[ "$ABI" -ge 6 ] && wsf=',"host_sockets":true'
 	raw "$who" "{$base$wsf},\"mounts\":\"off\"}" connect-unix "$W/sockdir/s"
-	check "$who: with unenforced.workspace_sockets and no mounts it runs, and the outside socket CAN be reached (documented)" ok "$OUT"
+	check "$who: with unenforced.host_sockets and no mounts it runs, and the outside socket CAN be reached (documented)" ok "$OUT"
 	check_notice "$who: ... with a notice naming it" \
-		"$(left "$what" "$why" .unenforced.workspace_sockets)"
+		"$(left "$what" "$why" .unenforced.host_sockets)"
 	raw "$who" "{$base$wsf},\"mounts\":\"off\"}" connect-unix "$TMPSOCKDIR/s"
 	check "$who: ... and so CAN the one under the host's /tmp (documented)" ok "$OUT"
+	# speccoder's workspace_sockets closes more: no unix socket at all,
+	# the workspace's included
+	wss="\"writable\":[\"$ws\"],\"mounts\":\"off\",\"unenforced\":{\"signal_scope\":true,\"truncate\":true,\"workspace_sockets\":true}"
+	raw "$who" "{$wss}" connect-unix "$W/sockdir/s"
+	check "$who: no mounts, with unenforced.workspace_sockets: the outside socket cannot be reached (EAFNOSUPPORT)" EAFNOSUPPORT "$OUT"
+	check_notice "$who: ... with a notice naming it" "every AF_UNIX socket refused"
+	bg_start 9 "wsl2-$who" "$who" "$TRY" listen-unix "$ws/s"
+	raw "$who" "{$wss}" connect-unix "$ws/s"
+	check "$who: ... nor one inside the workspace (\"not reachable either\")" EAFNOSUPPORT "$OUT"
+	bg_stop 9
 	if [ "$m" = yes ]; then
 		raw "$who" "{$base}}" connect-unix "$TMPSOCKDIR/s"
 		check "$who: with mounts, /tmp is private: the host's socket under /tmp is not there" ENOENT "$OUT"
@@ -1051,10 +1094,10 @@ pathname_sockets() {
 		check "$who: ... /run is an empty view: a socket under /run is not there" ENOENT "$OUT"
 		raw "$who" "{$base}}" connect-unix "$W/sockdir/s"
 		check "$who: ... a socket outside /run, /tmp, /var/tmp and the writable trees stays reachable (documented)" ok "$OUT"
-		matrix "pathname unix sockets outside writable trees" "empty views of /run, private /tmp and /var/tmp (mount namespace); else refused; left out with notice (unenforced.workspace_sockets)"
+		matrix "pathname unix sockets outside writable trees" "empty views of /run, private /tmp and /var/tmp (mount namespace); else refused; left out with notice (unenforced.host_sockets); every unix socket refused instead (unenforced.workspace_sockets)"
 	else
 		skip "$who: no mount namespace for uid $who here: the /run view and the private /tmp are not tested"
-		matrix "pathname unix sockets outside writable trees" "refused; left out with notice (unenforced.workspace_sockets)"
+		matrix "pathname unix sockets outside writable trees" "refused; left out with notice (unenforced.host_sockets); every unix socket refused instead (unenforced.workspace_sockets)"
 	fi
 }
 
@@ -1192,8 +1235,9 @@ mount_namespace() {
 # with the JSON that allows them all; with that JSON added it runs, and
 # one notice line names every part left out, in the same order.  The same
 # profile with a mount namespace (network still "on"): the parts the
-# namespace closes (truncate: the read-only root; pathname sockets: the
-# views) are neither refused nor named, the others are, as above.
+# namespace closes (pathname sockets: the views) are neither refused nor
+# named, the others are, as above.  Truncate below ABI 3 is never refused
+# (seccomp closes it without a read-only root).
 one_line() {
 	section
 	who=$1
@@ -1201,18 +1245,32 @@ one_line() {
 	ws=$(mkws "$who" one-ws)
 	all="\"writable\":[\"$ws\"],\"network\":\"on\",\"tcp_connect\":[$TCP1],\"udp_connect\":[$UDP1]"
 	keys= notice= mkeys= mnotice=
+	# speccoder's workspace_sockets: one entry for every socket scope
+	# missing — no unix socket at all — with the first one's reason
+	sockw='unix sockets (every AF_UNIX socket refused, as unix_sockets "none", instead of a scope this host lacks)'
+	sock_n= sock_m=
 	# part WHERE WHAT WHY KEY [mounts] — "mounts": closed by the namespace
 	part() {
 		parts_n=$((parts_n + 1))
 		eval "part_$parts_n=\"\$1: \$2 (\$3)\"; mclosed_$parts_n=\${5:-no}"
 		case ,$keys, in *",\"$4\":true,"*) ;; *) keys="${keys:+$keys,}\"$4\":true" ;; esac
-		notice="${notice:+$notice; }$(left "$2" "$3" ".unenforced.$4")"
+		if [ "$4" != workspace_sockets ]; then
+			notice="${notice:+$notice; }$(left "$2" "$3" ".unenforced.$4")"
+		elif [ -z "$sock_n" ]; then
+			sock_n=1
+			notice="${notice:+$notice; }$(left "$sockw" "$3" ".unenforced.$4")"
+		fi
 		[ "${5:-}" = mounts ] && return
 		case ,$mkeys, in *",\"$4\":true,"*) ;; *) mkeys="${mkeys:+$mkeys,}\"$4\":true" ;; esac
-		mnotice="${mnotice:+$mnotice; }$(left "$2" "$3" ".unenforced.$4")"
+		if [ "$4" != workspace_sockets ]; then
+			mnotice="${mnotice:+$mnotice; }$(left "$2" "$3" ".unenforced.$4")"
+		elif [ -z "$sock_m" ]; then
+			sock_m=1
+			mnotice="${mnotice:+$mnotice; }$(left "$sockw" "$3" ".unenforced.$4")"
+		fi
 	}
 	parts_n=0
-	[ "$ABI" -lt 3 ] && part .writable "truncate restriction (files outside writable trees can be truncated)" "needs Landlock ABI 3; $HAVE" truncate mounts
+	# (below ABI 3 truncate is closed by seccomp, or by the read-only root)
 	[ "$ABI" -lt 4 ] && part .tcp_connect "TCP port rules" "needs Landlock ABI 4; $HAVE" tcp_ports
 	[ "$ABI" -lt 10 ] && part .udp_connect "UDP port rules" "needs Landlock ABI 10; $HAVE" udp_ports
 	[ "$ABI" -lt 6 ] && part .signals "signal scope" "needs Landlock ABI 6; $HAVE" signal_scope
@@ -1287,7 +1345,7 @@ udp_ports() {
 			"$(refusal '"unenforced":{"udp_ports":true}' ".udp_connect: UDP port rules (needs Landlock ABI 10; $HAVE)")" \
 			"$(errline)"
 		check "$who: ... and nothing ran" "" "$out1"
-		p="{\"unenforced\":{\"workspace_sockets\":true,\"signal_scope\":true,\"truncate\":true,\"udp_ports\":true},$net}"
+		p="{\"unenforced\":{\"host_sockets\":true,\"signal_scope\":true,\"truncate\":true,\"udp_ports\":true},$net}"
 		raw "$who" "$p" udp-send "$UDP2"
 		check "$who: with unenforced.udp_ports it runs, and port $UDP2 CAN be reached (documented)" ok "$OUT"
 		check_notice "$who: ... with a notice naming it" \

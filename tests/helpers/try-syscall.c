@@ -11,6 +11,9 @@
  *                           /proc/ppid/ means /proc/<parent's pid>/)
  *   open-write PATH         open O_WRONLY|O_CREAT (no O_TRUNC), write a byte
  *   truncate PATH           truncate(2) to 0
+ *   open-trunc-ro PATH      open O_RDONLY|O_TRUNC (Landlock below ABI 3
+ *                           checks it as a read; the kernel truncates)
+ *   ftruncate PATH          open O_WRONLY, then ftruncate(2) to 0
  *   mkdir PATH | unlink PATH
  *   kill PID|ppid SIG       kill(2); SIG a number or a name (0, CONT, USR1)
  *   pidfd-kill PID|ppid SIG  the same through pidfd_open + pidfd_send_signal
@@ -445,6 +448,17 @@ int main(int argc, char **argv)
 	if (!strcmp(op, "truncate")) {
 		NEED(1);
 		return result(truncate(a1, 0));
+	}
+	if (!strcmp(op, "open-trunc-ro")) {
+		NEED(1);
+		/* raw openat: a libc must not add or drop flags here */
+		long fd = syscall(SYS_openat, AT_FDCWD, a1, O_RDONLY | O_TRUNC);
+		return result(fd < 0 ? -1 : 0);
+	}
+	if (!strcmp(op, "ftruncate")) {
+		NEED(1);
+		int fd = open(a1, O_WRONLY);
+		return result(fd < 0 || ftruncate(fd, 0) < 0 ? -1 : 0);
 	}
 	if (!strcmp(op, "mkdir")) {
 		NEED(1);

@@ -350,6 +350,15 @@ static size_t sc_count(const struct plan *pl, const char *name)
 	return n;
 }
 
+/* Whether one of the plan's remarks starts with `prefix`. */
+static bool sv_has_prefix(const struct strvec *v, const char *prefix)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (strncmp(v->v[i], prefix, strlen(prefix)) == 0)
+			return true;
+	return false;
+}
+
 static int sc_err(const struct sc_rule *r)
 {
 	return r ? r->err : -1;
@@ -470,7 +479,7 @@ static void test_parse_suggestions(void)
 		 "unknown limit (prlimit(1) names: as, core, cpu, data, fsize, locks, memlock, msgqueue, nice, nofile, nproc, rss, rtprio, rttime, sigpending, stack)"},
 		{"{'unenforced':{'signals_scope':true}}", ".unenforced.signals_scope", "unknown part; did you mean \"signal_scope\"?"},
 		{"{'unenforced':{'bogus':true}}", ".unenforced.bogus",
-		 "unknown part (expected trust_handoff, workspace_sockets, signal_scope, carve, truncate, tcp_ports, udp_ports)"},
+		 "unknown part (expected trust_handoff, workspace_sockets, signal_scope, carve, truncate, tcp_ports, udp_ports, host_sockets)"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct profile p;
@@ -773,14 +782,23 @@ static void test_fit_abi_gaps(void)
 	run_fit(&r, "{'signals':'any','unix_sockets':'any'}", &h2m, &big_fs);
 	ok(r.rc == 0 && r.pl.nleft == 0, "ABI 2 with a namespace: truncate outside the writable trees is closed by the read-only root");
 	run_free(&r);
+	/* no read-only root: seccomp refuses the two truncates Landlock
+	 * below ABI 3 cannot see, nothing is refused or left out */
 	run_fit(&r, "{'signals':'any','unix_sockets':'any','writable':['/']}", &h2m, &big_fs);
-	fit_refused(&r, "ABI 2, writable / (no read-only root)", ".writable", "needs Landlock ABI 3");
+	ok(r.rc == 0 && r.pl.nleft == 0 && r.pl.truncate_filter && sc_count(&r.pl, "truncate") == 1 &&
+	   sc_count(&r.pl, "open") > 0 && sc_count(&r.pl, "openat") > 0,
+	   "ABI 2, writable / (no read-only root): truncate(2) and O_RDONLY|O_TRUNC refused by seccomp instead");
 	run_free(&r);
 	struct host h2 = host_abi(2);
 	h2.mounts = false;
 	run_fit(&r, "{'signals':'any','unix_sockets':'any'}", &h2, &big_fs);
-	fit_refused(&r, "ABI 2", ".writable",
-		    "needs Landlock ABI 3; this kernel has 2); to run without it, set in the profile: \"unenforced\":{\"truncate\":true}");
+	ok(r.rc == 0 && r.pl.nleft == 0 && r.pl.truncate_filter && sc_count(&r.pl, "truncate") == 1 &&
+	   sv_has_prefix(&r.pl.remarks, "Landlock below ABI 3 cannot refuse truncate"),
+	   "ABI 2 without mounts: not refused (speccoder cannot name truncate); seccomp closes it, --check remarks it");
+	run_free(&r);
+	run_fit(&r, "{'signals':'any','unix_sockets':'any'}", &h4m, &big_fs);
+	ok(r.rc == 0 && !r.pl.truncate_filter && sc_count(&r.pl, "truncate") == 0,
+	   "control: ABI 4 has the truncate right: no seccomp truncate rule");
 	run_free(&r);
 	run_fit(&r, "{'signals':'any','unix_sockets':'any','unenforced':{'truncate':true}}", &h2, &big_fs);
 	if (fit_ok(&r, "ABI 2 with unenforced.truncate"))
@@ -1320,16 +1338,36 @@ static void test_carves(void)
 		free(js);
 	}
 	run_free(&r);
-	run_fit(&r, "{'writable':['/r'],'protect':['.git/hooks','.envrc'],'unenforced':{'workspace_sockets':true,'carve':true,'trust_handoff':true}}",
+	run_fit(&r, "{'writable':['/r'],'protect':['.git/hooks','.envrc'],'unenforced':{'host_sockets':true,'carve':true}}",
 		&h, &repo_fs);
-	if (fit_ok(&r, "carve and trust_handoff left out")) {
+	if (fit_ok(&r, "carve left out")) {
 		ok(rule_access(&r.pl, "/r", ".writable[0]") == (long long)(ll_fs_rights(7) & ~LL_FS_EXECUTE),
 		   "nothing expanded: the workspace keeps every right");
 		ok(r.pl.nleft == 3 && left_line_has(&r.pl, "allowed by .unenforced.carve") &&
-		   left_line_has(&r.pl, "allowed by .unenforced.trust_handoff"),
+		   left_line_has(&r.pl, "allowed by .unenforced.host_sockets"),
 		   "each carve left out is named with its key");
 	}
 	run_free(&r);
+	/* speccoder's trust_handoff: no protect list at all, in every mode;
+	 * read_only still holds */
+	for (int mounts = 0; mounts < 2; mounts++) {
+		struct host hm = h;
+		hm.mounts = mounts;
+		run_fit(&r, "{'writable':['/r'],'read_only':['/r/README'],'protect_extra':['.npmrc'],'unenforced':{'host_sockets':true,'trust_handoff':true}}",
+			&hm, &repo_fs);
+		if (fit_ok(&r, mounts ? "trust_handoff, mounts" : "trust_handoff, no mounts")) {
+			bool protected_any = false;
+			for (size_t i = 0; i < r.pl.nmounts; i++)
+				protected_any |= strstr(r.pl.mounts[i].where, "protect") != NULL;
+			for (size_t i = 0; i < r.pl.nrules; i++)
+				protected_any |= strstr(r.pl.rules[i].where, "protect") != NULL;
+			ok(!protected_any && sv_has_prefix(&r.pl.remarks, "unenforced.trust_handoff: no protect list"),
+			   "trust_handoff (%s): no protect carve (built-in, .git names, protect_extra), remarked", mounts ? "mounts" : "expansion");
+			ok(mounts ? mount_at(&r.pl, "/r/README") != NULL : rule_access(&r.pl, "/r", ".writable[0]") != (long long)(ll_fs_rights(7) & ~LL_FS_EXECUTE),
+			   "trust_handoff (%s): read_only still holds", mounts ? "mounts" : "expansion");
+		}
+		run_free(&r);
+	}
 	h.mounts = true;
 	run_fit(&r, "{'writable':['/r'],'protect':['.envrc'],'mounts':'off','unenforced':{'workspace_sockets':true}}", &h, &repo_fs);
 	if (fit_ok(&r, "mounts off"))

@@ -23,7 +23,7 @@
  * socket scope left out changes only Landlock, not the seccomp rules. */
 static char *runnable(const char *profile)
 {
-	const char *unf = "\"unenforced\":{\"workspace_sockets\":true}";
+	const char *unf = "\"unenforced\":{\"host_sockets\":true}";
 	if (strcmp(profile, "{}") == 0)
 		return xasprintf("{%s}", unf);
 	return xasprintf("{%s,%s", unf, profile + 1);
