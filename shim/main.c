@@ -121,6 +121,12 @@ static int load_and_fit(const char *arg, bool check, struct profile *prof,
 	free(text);
 	if (rc)
 		return -1;
+	/* before the probe opens anything: a kept number must be the
+	 * caller's own descriptor, never one the shim opened meanwhile */
+	if (!check && proc_fds_check(prof, err)) {
+		profile_free(prof);
+		return -1;
+	}
 	probe_host(h, check);
 	rc = user_resolve(prof, h, err) ? -1 : fit(prof, h, &fsview_real, pl, err);
 	if (rc == 1 && !check && pl->mount_ns) {

@@ -220,21 +220,32 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+int proc_fds_check(const struct profile *p, struct sb_err *err)
+{
+	/* Only here, before the shim opens anything of its own: later the
+	 * lowest free numbers hold its own descriptors (the Landlock ruleset
+	 * until restrict_self, mount trees, rule paths), and a kept number
+	 * the caller never opened would pass as open, then be closed by the
+	 * shim before exec — the command finding its descriptor missing. */
+	for (size_t i = 0; i < p->nkeep_fds; i++)
+		if (fcntl(p->keep_fds[i], F_GETFD) < 0) {
+			char where[64];
+			snprintf(where, sizeof where, ".keep_fds[%zu]", i);
+			return sb_fail(err, where, NULL, "descriptor %d is not open: %s", p->keep_fds[i], strerror(errno));
+		}
+	return 0;
+}
+
 /* Mark every inherited descriptor above 2 close-on-exec but the kept ones:
- * an inherited socket or file opened outside would go around every rule. */
+ * an inherited socket or file opened outside would go around every rule.
+ * The kept ones were found open by proc_fds_check() at start; the shim
+ * never closes an inherited descriptor, so they still are. */
 int proc_fds(struct run *r, struct sb_err *err)
 {
 	const struct profile *p = r->prof;
 	int *keep = xcalloc(p->nkeep_fds + 1, sizeof *keep);
-	for (size_t i = 0; i < p->nkeep_fds; i++) {
+	for (size_t i = 0; i < p->nkeep_fds; i++)
 		keep[i] = p->keep_fds[i];
-		if (fcntl(keep[i], F_GETFD) < 0) {
-			char where[64];
-			snprintf(where, sizeof where, ".keep_fds[%zu]", i);
-			free(keep);
-			return sb_fail(err, where, NULL, "descriptor %d is not open: %s", p->keep_fds[i], strerror(errno));
-		}
-	}
 	qsort(keep, p->nkeep_fds, sizeof *keep, cmp_int);
 	unsigned from = 3;
 	int rc = 0;

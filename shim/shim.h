@@ -80,11 +80,15 @@ int proc_env(struct run *r, struct sb_err *err);
  * PR_SET_PDEATHSIG(SIGKILL) for die_with_parent, refused when the parent
  * seen at start (r->parent) has already gone.  Errors name the key. */
 int proc_session(struct run *r, struct sb_err *err);
-/* Step 2: every inherited descriptor above 2 but `keep_fds` marked
- * close-on-exec (close_range(CLOSE_RANGE_CLOEXEC), Linux 5.11; else a walk
- * of /proc/self/fd), the kept ones cleared of it.  Fails on a kept
- * descriptor that is not open (EBADF, .keep_fds[i]) and when neither way
- * is available (.keep_fds). */
+/* Right after the profile is parsed, before the shim opens a descriptor
+ * of its own (so none can have a kept number): fails naming
+ * .keep_fds[i] on a kept descriptor that is not open (fcntl F_GETFD:
+ * EBADF).  Returns 0 or -1 with `err`. */
+int proc_fds_check(const struct profile *p, struct sb_err *err);
+/* Step 2: every inherited descriptor above 2 but `keep_fds` (found open
+ * by proc_fds_check) marked close-on-exec (close_range(CLOSE_RANGE_CLOEXEC),
+ * Linux 5.11; else a walk of /proc/self/fd), the kept ones cleared of it.
+ * Fails when neither way is available (.keep_fds). */
 int proc_fds(struct run *r, struct sb_err *err);
 /* Step 2, last, as the final user: `cwd` when set, opened by
  * open_path() (no symlink inside a writable tree) and entered with

@@ -77,6 +77,18 @@ except OSError as e: print(e.errno == 24, max(fds) < 64)'
 		sbrun "$who" "$(prof "$style" "$ws" '"keep_fds":[8]')" true
 		check "$t: keep_fds naming a closed descriptor: 125" 125 "$rc"
 		check_match "$t: ... naming .keep_fds[0]" '^__sandbox: profile \.keep_fds\[0\]: ' "$err"
+		# The transient "kept descriptor missing" of 0.1.0 (issue 10 §6,
+		# found by tests/stress): a kept number the caller had not opened
+		# was checked only just before exec, when the shim's own Landlock
+		# ruleset held the lowest free number (3 here); it passed as open
+		# and was closed by restrict_self's caller, so the command ran
+		# without it.  The check now runs before the shim opens anything.
+		for fd in 3 4 5; do
+			out=$(as "$who" "$SB" "$(prof "$style" "$ws" "\"keep_fds\":[$fd]")" -- sh -c 'echo ran' </dev/null 2>"$T/err" 3<&- 4<&- 5<&-); rc=$?
+			err=$(grep -v '^__sandbox: notice: ' "$T/err")
+			check "$t: keep_fds [$fd], lowest free numbers, none open: 125, the command never runs" "125 " "$rc $out"
+			check_match "$t: ... naming .keep_fds[0] and descriptor $fd" "^__sandbox: profile \\.keep_fds\\[0\\]: descriptor $fd is not open" "$err"
+		done
 	done
 done
 done_testing
