@@ -425,12 +425,19 @@ static int fit_ll_grants(struct fitctx *fc, struct sb_err *err)
 	for (size_t i = 0; i < fc->home_view.n; i++)
 		plan_add_rule(pl, fc->home_view.v[i], "$HOME (an empty view)", LL_FS_READ_DIR, true);
 	/* read-only carve-outs are readable again, around the hidden paths
-	 * inside them (a hidden token in a read_only state directory) */
+	 * inside them (a hidden token in a read_only state directory); one
+	 * that is itself hidden or inside a hidden tree (a name both hidden
+	 * and protected) stays unreadable: hidden wins, as the mask over the
+	 * read-only bind does with mounts */
 	for (size_t i = 0; i < fc->ro_read.n; i++) {
 		char canon[4096];
 		enum fs_kind k;
-		if (fs->resolve(fs->ctx, fc->ro_read.v[i], canon, sizeof canon, &k) == 0 &&
-		    carve_grant(pl, fs, canon, k, GRANT_READ, "read_only carve-out", &fc->excl_r, err))
+		bool hidden = false;
+		if (fs->resolve(fs->ctx, fc->ro_read.v[i], canon, sizeof canon, &k) != 0)
+			continue;
+		for (size_t j = 0; j < fc->excl_r.n && !hidden; j++)
+			hidden = path_within(canon, fc->excl_r.v[j]);
+		if (!hidden && carve_grant(pl, fs, canon, k, GRANT_READ, "read_only carve-out", &fc->excl_r, err))
 			return -1;
 	}
 	if (fit_ll_tmp(fc, all, err))

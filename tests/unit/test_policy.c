@@ -1705,6 +1705,21 @@ static void test_defaults_never_fight(void)
 		ok(rules_under(&r.pl, "/r/.git/config") == 0 && find_rule(&r.pl, "/r/.git/HEAD", "read_only carve-out") != NULL,
 		   "the read_only tree is readable again around the hidden file, which gets no rule");
 	run_free(&r);
+	/* a path both hidden and read-only (hidden and protected, hidden and
+	 * read_only, or a read-only file inside a hidden tree): hidden wins,
+	 * as the mask over the read-only bind does with mounts (found by
+	 * tests/stress: the protected name was readable again) */
+	static const char *const both[][2] = {
+		{"{'writable':['/r'],'hidden':['/r/.git/config'],'protect_extra':['.git/config'],'unenforced':{'workspace_sockets':true}}", "/r/.git/config"},
+		{"{'writable':['/r'],'hidden':['/r/.git/config'],'read_only':['/r/.git/config'],'protect':[],'unenforced':{'workspace_sockets':true}}", "/r/.git/config"},
+		{"{'writable':['/r'],'hidden':['/r/.git'],'read_only':['/r/.git/config'],'protect':[],'unenforced':{'workspace_sockets':true}}", "/r/.git"},
+	};
+	for (size_t b = 0; b < sizeof both / sizeof both[0]; b++) {
+		run_fit(&r, both[b][0], &h, &repo_fs);
+		if (fit_ok(&r, "hidden and read-only, expansion"))
+			ok(rules_under(&r.pl, both[b][1]) == 0, "hidden and read-only, expansion (case %zu): %s gets no rule", b, both[b][1]);
+		run_free(&r);
+	}
 	h.mounts = true;
 	run_fit(&r, "{'hidden':['/']}", &h, &repo_fs);
 	fit_refused(&r, "hidden /", ".hidden[0]", "would hide everything");
