@@ -351,7 +351,6 @@ static int clone_sources(const struct run *r, int *keepfd, struct sb_err *err)
 		const struct mount_rule *m = &pl->mounts[i];
 		const char *src = m->op == MNT_KEEP || m->op == MNT_RW ? m->path : m->op == MNT_TMP ? m->content : NULL;
 		char link[4096] = "";
-		keepfd[i] = -1;
 		if (!src)
 			continue;
 		if (m->op == MNT_TMP || strcmp(m->where, ".tmp") == 0) {
@@ -440,6 +439,16 @@ static int source_of(const struct plan *pl, size_t i, int *keepfd, int *t,
 	return EINVAL;
 }
 
+/* A carve-out that may be skipped when its path is gone at mount time:
+ * read-only binds, pins and covered symlinks of read_only and protect.
+ * Never a hidden path (nor the directories on its way): one removed and
+ * recreated during the run would be readable, so that stays a refusal. */
+static bool vanished_ok(const struct mount_rule *m)
+{
+	return (m->op == MNT_PIN || m->op == MNT_RO_BIND || is_mask(m)) &&
+	       strncmp(m->where, ".hidden", 7) != 0;
+}
+
 int ns_mounts(struct run *r, struct sb_err *err)
 {
 	const struct plan *pl = r->plan;
@@ -448,6 +457,11 @@ int ns_mounts(struct run *r, struct sb_err *err)
 	int rc = -1, mask = -1;
 	size_t attached = 0; /* mounts made so far: none → a failure may fall back */
 	int *keepfd = xcalloc(pl->nmounts, sizeof *keepfd);
+	/* -1 throughout before anything can fail: a failure part-way
+	 * through clone_sources() would otherwise close descriptor 0 (the
+	 * command's stdin) once per rule it had not reached */
+	for (size_t i = 0; i < pl->nmounts; i++)
+		keepfd[i] = -1;
 	bool need_mask = false;
 	for (size_t i = 0; i < pl->nmounts; i++)
 		need_mask |= is_mask(&pl->mounts[i]);
@@ -487,6 +501,21 @@ int ns_mounts(struct run *r, struct sb_err *err)
 			 * reason to plan again without mounts */
 			open_path_fail(err, m->where, m->path, e, link);
 			goto out;
+		}
+		if (e == ENOENT && vanished_ok(m)) {
+			/* There when fit() planned it, gone now: removed on the
+			 * host meanwhile (a git or editor operation in the
+			 * workspace).  This used to refuse the run — 125 "binding
+			 * it read-only failed: No such file or directory" for as
+			 * long as the host kept churning the name, or, as the first
+			 * mount, a silent fallback to expansion and a refusal
+			 * there.  It is now what a name missing at plan time is:
+			 * not protected against creation (README), said in a
+			 * notice unless it is a built-in protect name. */
+			if (strncmp(m->where, ".protect (built-in", 18) != 0)
+				sb_say("notice: %s \"%s\": removed while the sandbox was set up, so it is not protected against creation",
+				       m->where, m->path);
+			continue;
 		}
 		if (e && !attached) {
 			/* the first mount failed (e.g. mount_setattr before Linux
