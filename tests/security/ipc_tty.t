@@ -62,13 +62,15 @@ name=sbtest-abs-$$
 ws=$(mkws root abs)
 coproc ABS { exec "$SB" "{\"writable\":[\"$ws\"]}" -- "$TRY" listen-abstract "$name" 2>"$T/abs.err"; }
 ABS_IN=${ABS[1]}
+# bash unsets ABS_PID as soon as the coproc exits: keep it now
+abs_pid=$ABS_PID
 line=
 read -r line <&"${ABS[0]}"
 check "fixture: an abstract listener inside the sandbox (network off)" ok "$line"
 check "network off with a namespace: an abstract name bound inside is not reachable from the host" ECONNREFUSED \
 	"$(outside root connect-abstract "$name")"
 exec {ABS_IN}>&-
-wait "$ABS_PID" 2>/dev/null
+wait "$abs_pid" 2>/dev/null
 bg_start root listen-abstract "$name-ctl"
 check "control: fixture: the same listener outside" ok "$BG_LINE"
 check "control: one bound outside is reachable from the host" ok "$(outside root connect-abstract "$name-ctl")"
