@@ -1,0 +1,3 @@
+module sandbox-shim.invalid/sandbox
+
+go 1.19
