@@ -79,7 +79,7 @@ tests: $(NONS_T)
 
 check: tests
 	prove -v $(UNIT) $(UNIT_SC) tests/integration/*.t tests/security/*.t tests/cases/*.t tests/carve/*.t \
-	  tests/schema/*.t tests/user/*.t tests/examples/*.t tests/mcp/*.t tests/doc/*.t tests/seeds/*.t $(NONS_T)
+	  tests/schema/*.t tests/user/*.t tests/examples/*.t tests/mcp/*.t tests/doc/*.t tests/seeds/*.t tests/packages/*.t $(NONS_T)
 
 # Only the no-namespace runs of tests/integration.
 check-nons: tests
@@ -106,13 +106,21 @@ install: __sandbox
 	install -D -m 0644 -t $(DESTDIR)$(PREFIX)/share/__sandbox \
 	  policy/profile.schema.json doc/probe.schema.json doc/plan.schema.json
 
+# The npm tarball, the Python wheels and the Go module carrying the static
+# binaries (scripts/build-packages): x86_64 from ./__sandbox, aarch64 from
+# build/aarch64/__sandbox (`make aarch64`); PACKAGES_ARCHES=x86_64 builds a
+# local set without the aarch64 binary.
+PACKAGES_ARCHES ?= x86_64 aarch64
+packages: __sandbox
+	PACKAGES_ARCHES="$(PACKAGES_ARCHES)" scripts/build-packages build/packages
+
 clean:
 	rm -rf build/obj build/tests build/helpers build/gen __sandbox
 
 distclean: clean
 	rm -rf build
 
-.PHONY: all check check-nons tests stress bench install clean distclean
+.PHONY: all check check-nons tests stress bench install packages clean distclean
 
 # ==== reliability suite (issue 5): check-kernels, fuzz, check-asan, lint ====
 # The sanitizer, fuzzer and analyzer builds are glibc builds beside the
