@@ -61,7 +61,7 @@ static bool allowed(const struct profile *p, const char *name)
  * carry the network mode (socket families, MPTCP, MSG_FASTOPEN) belong to
  * `network`/`unix_sockets`/port lists and are not removed by it, and an
  * explicit seccomp.deny always wins. */
-enum origin { DEFAULT, NETWORK, DENY };
+enum origin { DEFAULT, NETWORK, DENY, REPORT /* comes with "denials" */ };
 static void add_from(struct plan *pl, const struct profile *p, enum origin o,
 		     const char *name, int err, const char *why, unsigned ncmp,
 		     const struct sc_cmp *cmp)
@@ -255,6 +255,20 @@ void filter_build(const struct profile *p, const struct host *h,
 	socket_rules(pl, p, tcp_restricted);
 	if (pl->truncate_filter)
 		truncate_rules(pl, p);
+	/* With the denial report, refused calls are SECCOMP_RET_USER_NOTIF
+	 * answered by the shim's listener.  A listener of the command's own
+	 * on a newer filter would win the tie between two USER_NOTIF results
+	 * and could answer SECCOMP_USER_NOTIF_FLAG_CONTINUE: the refused
+	 * call would run.  The kernel refuses a second listener in one chain
+	 * with EBUSY while the shim's exists, but frees that check with it
+	 * (seccomp_notify_detach); this rule keeps EBUSY for good, and
+	 * seccomp.allow cannot lift it. */
+	if (pl->denials_fd >= 0) {
+		struct sc_cmp two[2] = {CMP(0, SC_EQ, 1 /* SECCOMP_SET_MODE_FILTER */),
+					MASKED(1, 8u, 8u) /* SECCOMP_FILTER_FLAG_NEW_LISTENER */};
+		add_from(pl, p, REPORT, "seccomp", EBUSY,
+			 "a listener of the command's own could let refused calls run (denials)", 2, two);
+	}
 
 	for (size_t i = 0; i < p->seccomp_deny.n; i++) {
 		const char *d = p->seccomp_deny.v[i];

@@ -474,6 +474,31 @@ static int fit_caps(const struct profile *p, const struct host *h,
 	return 0;
 }
 
+/* The denial report needs SECCOMP_RET_USER_NOTIF (Linux 5.0) and a
+ * listener told when the last process of the sandbox is gone (POLLHUP on
+ * the listener once the filter has no users: Linux 5.8, commit "seccomp:
+ * notify about unused filter"); without the second the listener could
+ * not know when to exit.  It is not a protection, so best_effort may
+ * leave it out; otherwise the caller asked for a report and gets a
+ * refusal rather than silence. */
+static void fit_denials(struct fitctx *fc)
+{
+	int major = 0, minor = 0;
+	sscanf(fc->h->release, "%d.%d", &major, &minor);
+	char r[200] = "";
+	if (!fc->h->seccomp_user_notif)
+		snprintf(r, sizeof r, "seccomp user notification is not available on this kernel");
+	else if (major < 5 || (major == 5 && minor < 8))
+		snprintf(r, sizeof r, "needs Linux 5.8 (the listener learns when the sandbox is gone); this kernel is %s",
+			 fc->h->release[0] ? fc->h->release : "unknown");
+	if (!r[0]) {
+		fc->pl->denials_fd = fc->p->denials_fd;
+		return;
+	}
+	bool be = fc->p->best_effort;
+	plan_left(fc->pl, !be, ".denials", "denial report", r, be ? ".best_effort" : "best_effort");
+}
+
 static void fit_seccomp(struct fitctx *fc)
 {
 	struct plan *pl = fc->pl;
@@ -485,6 +510,8 @@ static void fit_seccomp(struct fitctx *fc)
 		return;
 	}
 	pl->seccomp = true;
+	if (fc->p->denials_fd >= 0)
+		fit_denials(fc);
 	filter_build(fc->p, fc->h, (pl->handled_net & (LL_NET_BIND_TCP | LL_NET_CONNECT_TCP)) && pl->network != NET_OFF, pl);
 }
 
@@ -544,6 +571,7 @@ int fit(const struct profile *p, const struct host *h, const struct fs_view *raw
 	memset(pl, 0, sizeof *pl);
 	pl->prof = p;
 	pl->unix_sockets = p->unix_sockets;
+	pl->denials_fd = -1;
 	struct fitctx fc = {.p = p, .h = h, .fs = &view, .pl = pl};
 	int bad = fit_ns(&fc, err) || fit_landlock(&fc, err) || fit_caps(p, h, pl, err);
 	if (!bad && !pl->net_ns && pl->unix_sockets != UNIX_NONE)

@@ -3,6 +3,7 @@
 
 #include <jansson.h>
 #include <stdarg.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,13 +155,14 @@ static json_t *strs(const struct strvec *sv)
 	return a;
 }
 
-static const char *errno_name(int e)
+const char *plan_errno_name(int e)
 {
 	switch (e) {
-	case 1: return "EPERM";
-	case 38: return "ENOSYS";
-	case 93: return "EPROTONOSUPPORT";
-	case 97: return "EAFNOSUPPORT";
+	case EPERM: return "EPERM";
+	case EBUSY: return "EBUSY";
+	case ENOSYS: return "ENOSYS";
+	case EPROTONOSUPPORT: return "EPROTONOSUPPORT";
+	case EAFNOSUPPORT: return "EAFNOSUPPORT";
 	default: return "?";
 	}
 }
@@ -172,7 +174,7 @@ static json_t *sc_json(const struct plan *pl)
 	for (size_t i = 0; i < pl->nsc; i++) {
 		const struct sc_rule *r = &pl->sc[i];
 		json_t *o = json_pack("{s:s, s:s, s:s}", "syscall", r->syscall,
-				      "action", errno_name(r->err), "why", r->why);
+				      "action", plan_errno_name(r->err), "why", r->why);
 		if (r->ncmp) {
 			json_t *c = json_array();
 			for (unsigned k = 0; k < r->ncmp; k++) {
@@ -234,6 +236,8 @@ char *plan_json(const struct plan *pl)
 	json_object_set_new(sc, "default_action", json_string("allow"));
 	json_object_set_new(sc, "bad_arch_action", json_string("kill_process"));
 	json_object_set_new(sc, "rules", sc_json(pl));
+	if (pl->denials_fd >= 0)
+		json_object_set_new(sc, "denials", json_pack("{s:i}", "fd", pl->denials_fd));
 	json_object_set_new(root, "seccomp", sc);
 
 	json_t *caps = json_array();

@@ -127,6 +127,10 @@ struct plan {
 	bool seccomp;
 	struct sc_rule *sc;
 	size_t nsc, capsc;
+	/* the denial report: every refused call becomes a user notification
+	 * answered by a listener that writes it to this inherited descriptor
+	 * (shim/denials.c); -1 without one */
+	int denials_fd;
 	/* capabilities kept (bit per CAP_*) */
 	uint64_t keep_caps;
 	/* notices printed on stderr before exec, one line each */
@@ -148,6 +152,11 @@ struct plan {
 	struct strvec trees;
 	const struct profile *prof; /* borrowed */
 };
+
+/* The symbolic name of an errno the seccomp rules return ("EPERM",
+ * "ENOSYS", "EBUSY", "EAFNOSUPPORT", "EPROTONOSUPPORT"), "?" for any
+ * other.  Static string. */
+const char *plan_errno_name(int e);
 
 /* Free everything the plan owns and zero it (the profile it borrows is
  * left alone).  Safe on a zeroed plan and twice in a row; fit() calls it

@@ -416,6 +416,33 @@ static int k_keep_fds(const json_t *j, const char *loc, struct profile *p,
 	return 0;
 }
 
+/* "denials": {"fd": N}.  An object, so what is reported can grow
+ * without a second key; N > 2 (stdio belongs to the command). */
+static int k_denials(const json_t *j, const char *loc, struct profile *p,
+		     struct sb_err *err)
+{
+	static const char *const known[] = {"fd", NULL};
+	if (want(j, JSON_OBJECT, "an object", loc, err))
+		return -1;
+	const char *k;
+	json_t *v;
+	json_object_foreach((json_t *)j, k, v) {
+		char l[128];
+		uint64_t n;
+		snprintf(l, sizeof l, "%s.%s", loc, k);
+		if (strcmp(k, "fd") != 0)
+			return unknown_key(l, k, known, err);
+		if (get_uint(v, l, err, 0x7fffffff, &n))
+			return -1;
+		if (n <= 2)
+			return sb_fail(err, l, NULL, "descriptors 0-2 belong to the command; give a descriptor above 2");
+		p->denials_fd = (int)n;
+	}
+	if (p->denials_fd < 0)
+		return sb_fail(err, loc, NULL, "needs fd");
+	return 0;
+}
+
 static int k_die_with_parent(const json_t *j, const char *loc, struct profile *p, struct sb_err *err)
 { return get_bool(j, loc, err, &p->die_with_parent); }
 static int k_new_session(const json_t *j, const char *loc, struct profile *p, struct sb_err *err)
@@ -631,6 +658,7 @@ static const struct { const char *key; key_fn fn; } keys[] = {
 	{"new_session", k_new_session}, {"capabilities", k_capabilities},
 	{"user", k_user}, {"rlimits", k_rlimits}, {"seccomp", k_seccomp},
 	{"unenforced", k_unenforced}, {"best_effort", k_best_effort},
+	{"denials", k_denials},
 };
 
 static void defaults(struct profile *p)
@@ -645,6 +673,7 @@ static void defaults(struct profile *p)
 	p->caches.key = "caches";
 	p->devices.key = "devices";
 	p->die_with_parent = true;
+	p->denials_fd = -1;
 	for (int i = 0; profile_default_protect[i]; i++)
 		sv_push(&p->protect, profile_default_protect[i]);
 }
@@ -688,6 +717,15 @@ int profile_parse(const char *buf, size_t len, struct profile *p,
 		if ((rc = fn(v, loc, p, err)))
 			goto out;
 	}
+	/* the command must not hold the report: it could write lines of
+	 * its own into it */
+	for (size_t i = 0; p->denials_fd >= 0 && i < p->nkeep_fds; i++)
+		if (p->keep_fds[i] == p->denials_fd) {
+			char l[64];
+			snprintf(l, sizeof l, ".keep_fds[%zu]", i);
+			rc = sb_fail(err, l, NULL, "descriptor %d is .denials.fd, which the command must not inherit", p->denials_fd);
+			goto out;
+		}
 	if (!p->readable.set)
 		sv_push(&p->readable.v, "/");
 	if (!p->devices.set)

@@ -101,6 +101,10 @@ struct profile {
 	char *cwd;
 	int *keep_fds;
 	size_t nkeep_fds;
+	/* `denials`: the inherited descriptor (above 2) that gets one JSON
+	 * line per system call the seccomp filter refuses; -1 when absent
+	 * (profile_parse sets it). */
+	int denials_fd;
 	bool die_with_parent;
 	bool new_session;
 	int *caps; /* CAP_* numbers kept */

@@ -162,6 +162,7 @@ int main(int argc, char **argv)
 {
 	struct sb_err err = {{0}, {0}, {0}};
 	struct run r = {0};
+	r.denials_sock = -1;
 	struct profile prof;
 	struct plan plan;
 	r.parent = getppid();
@@ -266,7 +267,9 @@ int main(int argc, char **argv)
 	 *  1. the mounts (placeholders, carve-outs, views), then every rule
 	 *     path opened (O_PATH) in the final mount tree, and the seccomp
 	 *     filter compiled: everything that can fail on input fails
-	 *     before anything that confines;
+	 *     before anything that confines; then the denial report's
+	 *     listener forked (when asked for), before every layer below,
+	 *     so none of them applies to it;
 	 *  2. rlimits, the user switch (`user`: after the mounts, which need
 	 *     root; permitted capabilities kept for 3), env, session and
 	 *     parent death (after the uid change, which clears PDEATHSIG),
@@ -279,7 +282,7 @@ int main(int argc, char **argv)
 	 *     filter allows the final execve;
 	 *  7. execve: PATH lookup on the final environment. */
 	if (landlock_prepare(&r, &err) ||
-	    seccomp_prepare(&r, &err) || proc_rlimits(&r, &err) ||
+	    seccomp_prepare(&r, &err) || denials_start(&r, &err) || proc_rlimits(&r, &err) ||
 	    user_switch(&r, &err) || proc_env(&r, &err) ||
 	    proc_session(&r, &err) || proc_fds(&r, &err) ||
 	    proc_cwd(&r, &err) || caps_apply(&r, &err) ||

@@ -23,6 +23,9 @@
 #include "seccomp_bpf.h"
 #include "shim.h"
 
+/* include/uapi/linux/seccomp.h of Linux 5.19; older headers lack it */
+#define SB_SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
+
 /* The kernel ignores the upper half of int arguments, but a BPF filter
  * sees all 64 bits, so an equality must be a masked comparison on the low
  * 32 bits or a call with high bits set slips past it (CVE-2019-10063,
@@ -201,9 +204,42 @@ int seccomp_apply(struct run *r, struct sb_err *err)
 	 * no TSYNC (the shim is single-threaded), no LOG, no SPEC_ALLOW;
 	 * no_new_privs is already set (caps_apply), which the kernel requires
 	 * without CAP_SYS_ADMIN. */
-	if (syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, prog) < 0)
+	unsigned flags = 0;
+	struct sock_fprog notify;
+	if (r->denials_prog) {
+		/* The denial report (shim/denials.c): the same program with
+		 * USER_NOTIF for ERRNO, and its listener.  WAIT_KILLABLE_RECV
+		 * (Linux 5.19): once the listener has read a call, only a
+		 * fatal signal interrupts the wait for its answer, so a
+		 * signal handler does not turn a refusal into EINTR or a
+		 * second report line; older kernels refuse it (EINVAL). */
+		notify = (struct sock_fprog){prog->len, r->denials_prog};
+		prog = &notify;
+		flags = SECCOMP_FILTER_FLAG_NEW_LISTENER | SB_SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
+	}
+	long rc = syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, flags, prog);
+	if (rc < 0 && errno == EINVAL && (flags & SB_SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV)) {
+		flags &= ~SB_SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
+		rc = syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, flags, prog);
+	}
+	if (rc < 0 && errno == EBUSY && (flags & SECCOMP_FILTER_FLAG_NEW_LISTENER)) {
+		/* An outer filter (a container runtime's) has a listener: one
+		 * per chain (kernel/seccomp.c has_duplicate_listener). */
+		static const char why[] = "an outer seccomp filter already has a listener (the kernel allows one per chain)";
+		if (!r->prof->best_effort)
+			return sb_fail(err, ".denials", NULL, "denial report: %s; to run without it, set in the profile: \"best_effort\":true", why);
+		sb_say("notice: left out: denial report (%s; allowed by .best_effort)", why);
+		close(r->denials_sock); /* the listener exits */
+		r->denials_sock = -1;
+		flags = 0;
+		prog = r->seccomp_ctx;
+		rc = syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, flags, prog);
+	}
+	if (rc < 0)
 		return sb_fail(err, NULL, NULL, "loading the seccomp filter failed: %s", strerror(errno));
 	/* The program (embedded or compiled) dies with this image at execve. */
 	r->seccomp_ctx = NULL;
+	if (flags & SECCOMP_FILTER_FLAG_NEW_LISTENER)
+		return denials_handoff(r, (int)rc, err);
 	return 0;
 }

@@ -53,4 +53,20 @@ const struct sc_embedded *seccomp_embedded_for(const struct plan *pl);
 int seccomp_compile(const struct plan *pl, struct sock_filter **bpf, size_t *n,
 		    struct sb_err *err);
 
+/* shim/bpfrun.c.  Run the classic BPF program prog[n] on `d` exactly as
+ * seccomp would (kernel/seccomp.c seccomp_check_filter's instruction set;
+ * loads from seccomp_data in host byte order) and return its SECCOMP_RET_*
+ * value.  *ok is false, and SECCOMP_RET_KILL_PROCESS returned, for a
+ * program the kernel would have refused (an unknown instruction, a load
+ * out of bounds, a jump past the end).  Pure. */
+struct seccomp_data;
+uint32_t bpf_run(const struct sock_filter *prog, size_t n,
+		 const struct seccomp_data *d, bool *ok);
+/* A copy of prog[n] (malloc'd, caller frees) in which every
+ * SECCOMP_RET_ERRNO return is SECCOMP_RET_USER_NOTIF, everything else
+ * unchanged, so the copy notifies exactly where the original refuses.
+ * NULL when the program returns the A register anywhere (its action
+ * would not be known before it runs; libseccomp never emits that). */
+struct sock_filter *bpf_errno_to_notify(const struct sock_filter *prog, size_t n);
+
 #endif

@@ -5,6 +5,7 @@
 #define SB_SHIM_H
 
 #include <stdbool.h>
+#include <linux/filter.h>
 #include <sys/types.h>
 
 #include "../policy/fit.h"
@@ -25,6 +26,8 @@ struct run {
 	void *seccomp_ctx;     /* struct sock_fprog ready to load (shim/seccomp.c), NULL until built */
 	struct strvec env;     /* the command's final environment */
 	char *const *argv;     /* the command and its arguments (borrowed) */
+	int denials_sock;      /* shim/denials.c: the socket to the listener, -1 without a report */
+	struct sock_filter *denials_prog; /* the filter with USER_NOTIF for ERRNO (malloc'd), NULL without a report */
 	int ns_errno;          /* why unshare() failed, when ns_enter() returned 1 */
 	char ns_why[256];      /* the step that failed and why ("mount propagation: ..."), for messages */
 	/* the `tmp` directory checked by proc_tmp_prepare(): each later
@@ -158,6 +161,21 @@ int seccomp_prepare(struct run *r, struct sb_err *err);
  * single-threaded); the kernel requires no_new_privs (caps_apply) or
  * CAP_SYS_ADMIN.  Returns 0 or -1 with `err` (the errno's text). */
 int seccomp_apply(struct run *r, struct sb_err *err);
+
+/* shim/denials.c, the denial report (profile "denials"; plan->denials_fd
+ * >= 0).  denials_start(), step 1 after seccomp_prepare(): checks the
+ * descriptor is open for writing (EBADF, read-only: errors name
+ * .denials.fd), makes r->denials_prog (the filter with every ERRNO return
+ * a USER_NOTIF one) and forks the listener — detached twice over, outside
+ * every later layer — connected by r->denials_sock (SOCK_SEQPACKET pair,
+ * close-on-exec).  Returns 0 (also without a report) or -1 with `err`. */
+int denials_start(struct run *r, struct sb_err *err);
+/* Step 6, right after the filter was loaded with
+ * SECCOMP_FILTER_FLAG_NEW_LISTENER: send the listener descriptor `lfd`
+ * (SCM_RIGHTS) and close it and the socket here, so the command holds
+ * neither.  Fails (-1 with `err`) when the listener cannot take it: the
+ * command would then see ENOSYS for every refused call. */
+int denials_handoff(struct run *r, int lfd, struct sb_err *err);
 
 /* shim/caps.c, steps 3 and 4, after the user switch and cwd: clear every
  * capability set but the plan's kept ones (libcap-ng; kept ones go

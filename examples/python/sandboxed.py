@@ -16,6 +16,13 @@ line as the message and the status in ``exit_code``:
 
 All three are ``SandboxError``s.
 
+With ``denials=True`` the shim also reports every system call its seccomp
+filter refused (profile key ``denials``: one JSON line each on a pipe of
+this process's); ``wait()`` leaves them in ``proc.denials`` (a list of
+dicts: syscall, nr, errno, error, pid, arch, monotonic), to show under a
+failed run.  They are the refused *system calls* only: a file Landlock
+did not let the command open is not among them.
+
     from sandboxed import spawn, wait
     proc = spawn({"writable": [workspace]}, ["my-mcp-server"],
                  stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -66,21 +73,46 @@ class CommandNotFound(SandboxError):
 ERRORS = {c.exit_code: c for c in (SandboxRefused, CommandNotExecutable, CommandNotFound)}
 
 
-def spawn(profile, argv, sandbox=None, **popen_kw):
+def spawn(profile, argv, sandbox=None, denials=False, **popen_kw):
     """Popen of ``argv`` confined by ``profile`` (a dict).
 
     stderr is read by a thread (``proc.stderr`` is None): the command's own
     lines and the shim's notices are copied to this process's stderr, the
-    shim's error line is kept for ``wait()``.  Other keyword arguments go
-    to subprocess.Popen; communicate() works on stdin and stdout."""
+    shim's error line is kept for ``wait()``.  ``denials``: collect the
+    refused system calls (see the module's doc).  Other keyword arguments
+    go to subprocess.Popen; communicate() works on stdin and stdout."""
     sandbox = sandbox or os.environ.get("SANDBOX", "__sandbox")
     r, w = os.pipe()
+    pass_fds = [r]
+    report = None
+    if denials:
+        # The shim's listener, not the command, holds the write end: it
+        # ends once every process of the sandbox is gone.
+        report, report_w = os.pipe()
+        profile = dict(profile, denials={"fd": report_w})
+        pass_fds.append(report_w)
     try:
         proc = subprocess.Popen([sandbox, f"fd:{r}", "--", *argv],
-                                pass_fds=(r,), stderr=subprocess.PIPE,
+                                pass_fds=pass_fds, stderr=subprocess.PIPE,
                                 **popen_kw)
     finally:
         os.close(r)
+        if report is not None:
+            os.close(report_w)
+    proc.denials = []
+    proc.denials_thread = None
+    if report is not None:
+        # Read while the command runs: a full pipe would hold up the
+        # listener's lines (never the command: it answers first).
+        def collect():
+            with os.fdopen(report, "rb") as f:
+                for raw in f:
+                    try:
+                        proc.denials.append(json.loads(raw))
+                    except ValueError:
+                        pass
+        proc.denials_thread = threading.Thread(target=collect, daemon=True)
+        proc.denials_thread.start()
     # Written once the shim runs: a profile larger than the pipe buffer
     # would block a write made before.
     with os.fdopen(w, "wb") as f:
@@ -112,6 +144,11 @@ def wait(proc, timeout=None):
     CommandNotExecutable, CommandNotFound) if it never ran."""
     code = proc.wait(timeout)
     proc.stderr_thread.join()
+    if proc.denials_thread is not None:
+        # The report ends when the last process of the sandbox has gone;
+        # a daemon the command left behind keeps it open, so do not wait
+        # for that forever.
+        proc.denials_thread.join(5)
     # After exec the shim prints nothing more, so a shim error line means
     # the command never ran (and 125, 126 or 127 is the shim's, not the
     # command's own).
@@ -134,12 +171,18 @@ def main(args):
     if len(args) < 3 or args[1] != "--":
         print("usage: sandboxed.py WORKSPACE -- COMMAND [ARG...]", file=sys.stderr)
         return 2
-    proc = spawn(workspace_profile(args[0]), args[2:])
+    proc = spawn(workspace_profile(args[0]), args[2:], denials=True)
     try:
-        return wait(proc)
+        code = wait(proc)
     except SandboxError as e:
         print(f"sandboxed.py: {e.what} {args[2]}: {e}", file=sys.stderr)
         return e.exit_code
+    if code != 0 and proc.denials:
+        print(f"sandboxed.py: {args[2]} exited {code}; the sandbox refused it:", file=sys.stderr)
+        for d in proc.denials:
+            print(f"  {d.get('syscall') or d.get('nr')}: {d.get('error')} (pid {d.get('pid')})",
+                  file=sys.stderr)
+    return code
 
 
 if __name__ == "__main__":

@@ -33,6 +33,8 @@
  *   sendmsg-fastopen PORT   the same through sendmsg(MSG_FASTOPEN)
  *   socket FAMILY TYPE PROTO  numbers or names (AF_PACKET SOCK_RAW 0, ...)
  *   io_uring_setup
+ *   seccomp-listener        no_new_privs, then an allow-all seccomp filter
+ *                           with SECCOMP_FILTER_FLAG_NEW_LISTENER
  *   tiocsti [PATH]          ioctl(TIOCSTI) on fd 0, or on PATH opened O_RDWR
  *   tiocsti-high [PATH]     the same with request 0x100000000|TIOCSTI
  *   ioctl PATH REQUEST      ioctl(open(PATH, O_RDWR), REQUEST (64 bits), &byte)
@@ -69,7 +71,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
@@ -418,6 +423,16 @@ static int op_bpf(bool bad)
 	return result(syscall(SYS_bpf, cmd, attr, sizeof attr) < 0 ? -1 : 0);
 }
 
+static int op_seccomp_listener(void)
+{
+	struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	struct sock_fprog prog = {1, &allow};
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return result(-1);
+	return result((int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+				   SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog));
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -533,6 +548,10 @@ int main(int argc, char **argv)
 	if (!strcmp(op, "socket")) {
 		NEED(3);
 		return result((int)syscall(SYS_socket, sym(a1), sym(a2), sym(a3)));
+	}
+	if (!strcmp(op, "seccomp-listener")) {
+		NEED(0);
+		return op_seccomp_listener();
 	}
 	if (!strcmp(op, "io_uring_setup")) {
 		NEED(0);
