@@ -43,7 +43,7 @@ build/gen/seccomp-embed: scripts/seccomp-embed.c $(POLICY_OBJ) build/obj/shim/se
 $(SC_GEN): build/gen/seccomp-embed
 	$< > $@.tmp && mv $@.tmp $@
 __sandbox: $(SC_OBJ)
-$(UNIT_SC): tests/unit/test_seccomp.c $(POLICY_OBJ) $(addprefix build/obj/shim/,seccomp.o probe.o fsview.o) $(SC_OBJ) tests/unit/tap.h
+$(UNIT_SC): tests/unit/test_seccomp.c $(POLICY_OBJ) $(addprefix build/obj/shim/,seccomp.o probe.o fsview.o bpfrun.o) $(SC_OBJ) tests/unit/tap.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 tests: $(UNIT_SC)

@@ -146,7 +146,8 @@ io_uring_setup ENOSYS" "$got"
 	ws=$(mkws "$who" report-errors)
 	sbrun "$who" "$(prof default "$ws" '"denials":{"fd":9}')" true
 	check_match "$who: a descriptor that is not open: 125 naming .denials.fd" '^125 __sandbox: profile \.denials\.fd: descriptor 9 is not open' "$rc $err"
-	out=$(as "$who" "$SB" "$(prof default "$ws" '"denials":{"fd":3}')" -- true 2>&1 3</dev/null | grep -v '^__sandbox: notice: '); rc=${PIPESTATUS[0]}
+	as "$who" "$SB" "$(prof default "$ws" '"denials":{"fd":3}')" -- true 2>"$T/err" 3</dev/null; rc=$?
+	out=$(grep -v '^__sandbox: notice: ' "$T/err")
 	check_match "$who: a descriptor open for reading only: 125" '^125 __sandbox: profile \.denials\.fd: descriptor 3 is open for reading only' "$rc $out"
 	sbrun "$who" "$(prof default "$ws" '"denials":{"fd":2}')" true
 	check_match "$who: stdio refused" '^125 __sandbox: profile \.denials\.fd: descriptors 0-2 belong to the command' "$rc $err"
@@ -154,7 +155,8 @@ io_uring_setup ENOSYS" "$got"
 	check_match "$who: the report descriptor kept for the command is refused" '^125 __sandbox: profile \.keep_fds\[0\]: descriptor 3 is \.denials\.fd' "$rc $err"
 
 	# an outer filter with a listener (a container runtime's): one per chain
-	out=$(as "$who" "$HELPERS/outer-listener" "$SB" "$(prof default "$ws" '"denials":{"fd":3}')" -- true 2>&1 3>/dev/null | grep -v '^__sandbox: notice: '); rc=${PIPESTATUS[0]}
+	as "$who" "$HELPERS/outer-listener" "$SB" "$(prof default "$ws" '"denials":{"fd":3}')" -- true 2>"$T/err" 3>/dev/null; rc=$?
+	out=$(grep -v '^__sandbox: notice: ' "$T/err")
 	check_match "$who: under an outer listener the report is refused (125), naming best_effort" '^125 __sandbox: profile \.denials: denial report: an outer seccomp filter already has a listener.*"best_effort":true' "$rc $out"
 	out=$(as "$who" "$HELPERS/outer-listener" "$SB" "$(prof default "$ws" '"denials":{"fd":3},"best_effort":true')" -- "$TS" io_uring_setup 2>"$T/err" 3>/dev/null); rc=$?
 	check "$who: ... with best_effort it runs, the filter still refusing" "0 ENOSYS" "$rc $out"

@@ -7,8 +7,13 @@
  *  - any change that reaches the BPF (an extra rule, another errno, another
  *    comparison, another personality, port lists) misses the table and is
  *    compiled at run time.
+ *  - the user-space BPF runner of the denial report (shim/bpfrun.c) gives,
+ *    for each rule of a plan, the errno that rule names, and the
+ *    notifying copy of a program notifies exactly where it refuses;
  * No filter is loaded; nothing here needs a kernel feature. */
 #include <errno.h>
+#include <linux/seccomp.h>
+#include <seccomp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -186,11 +191,129 @@ static void test_key_fields(void)
 	free(json);
 }
 
+/* seccomp_data that satisfies every comparison of rule `ru` (native
+ * architecture).  Returns false when the rule's syscall does not exist
+ * natively. */
+static bool data_for(const struct sc_rule *ru, struct seccomp_data *d)
+{
+	memset(d, 0, sizeof *d);
+	d->nr = seccomp_syscall_resolve_name(ru->syscall);
+	d->arch = seccomp_arch_native();
+	if (d->nr < 0)
+		return false;
+	for (unsigned c = 0; c < ru->ncmp; c++) {
+		const struct sc_cmp *k = &ru->cmp[c];
+		uint64_t v = k->datum;
+		if (k->op == SC_NE)
+			v = (uint64_t)k->datum + 1;
+		else if (k->op == SC_MASKED_EQ)
+			v = k->datum & k->mask;
+		d->args[k->arg] = v;
+	}
+	return true;
+}
+
+/* The runner against the plans' own rules: each rule's data comes out as
+ * a refusal (with the rule's errno when no other rule on the syscall can
+ * match first), ordinary calls as allowed, and the notifying copy notifies
+ * exactly on the refusals. */
+static void test_runner(void)
+{
+	static const char *const profiles[] = {"{}", "{\"network\":\"on\",\"tcp_bind\":[80]}",
+		"{\"denials\":{\"fd\":3},\"seccomp\":{\"deny\":[\"@swap\"]}}"};
+	for (size_t i = 0; i < sizeof profiles / sizeof profiles[0]; i++) {
+		char *json = runnable(profiles[i]);
+		struct profile prof;
+		struct plan pl;
+		struct sb_err err = {{0}, {0}, {0}};
+		if (plan_of(json, 0, true, &prof, &pl)) {
+			ok(0, "%s: planned", profiles[i]);
+			free(json);
+			continue;
+		}
+		struct sock_filter *bpf;
+		size_t n;
+		if (seccomp_compile(&pl, &bpf, &n, &err)) {
+			ok(0, "%s: compiled: %s", profiles[i], err.why);
+			continue;
+		}
+		struct sock_filter *nt = bpf_errno_to_notify(bpf, n);
+		size_t refused = 0, exact = 0, wrong = 0, notify_wrong = 0, bad = 0;
+		for (size_t r = 0; r < pl.nsc; r++) {
+			struct seccomp_data d;
+			if (!data_for(&pl.sc[r], &d))
+				continue;
+			bool okr, okn;
+			uint32_t ret = bpf_run(bpf, n, &d, &okr);
+			uint32_t nret = bpf_run(nt, n, &d, &okn);
+			bad += !okr || !okn;
+			if ((ret & SECCOMP_RET_ACTION_FULL) != SECCOMP_RET_ERRNO) {
+				wrong++;
+				diag("%s: rule %zu (%s) not refused: 0x%08x", profiles[i], r, pl.sc[r].syscall, ret);
+				continue;
+			}
+			refused++;
+			notify_wrong += (nret & SECCOMP_RET_ACTION_FULL) != SECCOMP_RET_USER_NOTIF;
+			/* several rules on one syscall may match the same data
+			 * (a family rule and a protocol rule): the exact errno is
+			 * only checked for a syscall with one rule */
+			size_t same = 0;
+			for (size_t o = 0; o < pl.nsc; o++)
+				same += strcmp(pl.sc[o].syscall, pl.sc[r].syscall) == 0;
+			if (same == 1) {
+				if ((int)(ret & SECCOMP_RET_DATA) == pl.sc[r].err)
+					exact++;
+				else
+					diag("%s: %s gave errno %u, the rule says %d", profiles[i], pl.sc[r].syscall,
+					     ret & SECCOMP_RET_DATA, pl.sc[r].err);
+			} else {
+				exact++;
+			}
+		}
+		ok(refused > 50 && wrong == 0 && bad == 0, "%s: every one of %zu rules refused by the runner", profiles[i], refused);
+		ok(exact == refused, "%s: with the rule's own errno", profiles[i]);
+		ok(nt && notify_wrong == 0, "%s: the notifying copy notifies on each", profiles[i]);
+		struct seccomp_data rd = {0, seccomp_arch_native(), 0, {0, 0, 0, 0, 0, 0}};
+		bool okr;
+		rd.nr = seccomp_syscall_resolve_name("read");
+		uint32_t r1 = bpf_run(bpf, n, &rd, &okr);
+		uint32_t r2 = bpf_run(nt, n, &rd, &okr);
+		ok(r1 == SECCOMP_RET_ALLOW && r2 == SECCOMP_RET_ALLOW, "%s: read(2) allowed by both", profiles[i]);
+		rd.arch = 0x40000003; /* AUDIT_ARCH_I386 */
+		ok(bpf_run(nt, n, &rd, &okr) == SECCOMP_RET_KILL_PROCESS, "%s: another architecture is killed, not notified", profiles[i]);
+		size_t diff = 0;
+		for (size_t k = 0; k < n; k++)
+			diff += memcmp(&bpf[k], &nt[k], sizeof bpf[k]) != 0 &&
+				!(bpf[k].code == (BPF_RET | BPF_K) && (bpf[k].k & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_ERRNO);
+		ok(diff == 0, "%s: the copy differs only in its ERRNO returns", profiles[i]);
+		free(nt);
+		free(bpf);
+		plan_free(&pl);
+		profile_free(&prof);
+		free(json);
+	}
+	/* what the kernel would refuse, the runner refuses to judge */
+	struct sock_filter unknown[] = {{0xff, 0, 0, 0}};
+	struct sock_filter oob[] = {{BPF_LD | BPF_W | BPF_ABS, 0, 0, 64}, {BPF_RET | BPF_K, 0, 0, 0}};
+	struct sock_filter ret_a[] = {{BPF_RET | BPF_A, 0, 0, 0}};
+	struct sock_filter div0[] = {{BPF_LDX | BPF_IMM, 0, 0, 0}, {BPF_ALU | BPF_DIV | BPF_X, 0, 0, 0},
+				     {BPF_RET | BPF_K, 0, 0, SECCOMP_RET_ALLOW}};
+	struct seccomp_data z = {0, 0, 0, {0, 0, 0, 0, 0, 0}};
+	bool okr;
+	bpf_run(unknown, 1, &z, &okr);
+	ok(!okr, "an unknown instruction: not judged");
+	bpf_run(oob, 2, &z, &okr);
+	ok(!okr, "a load past seccomp_data: not judged");
+	ok(bpf_errno_to_notify(ret_a, 1) == NULL, "a program returning A: no notifying copy");
+	ok(bpf_run(div0, 3, &z, &okr) == 0 && okr, "division by zero ends the program with 0, as classic BPF does");
+}
+
 int main(void)
 {
 	test_table();
 	test_identical();
 	test_misses();
 	test_key_fields();
+	test_runner();
 	return done_testing();
 }
