@@ -117,6 +117,26 @@ for l in "${launchers[@]}"; do
 	done
 done
 
+# the Python launcher asks for the denial report and prints it under a
+# failed run (and says nothing of it when the run succeeds)
+for who in $USERS; do
+	ws=$(mkws "$who" denials)
+	cp "$HELPERS/try-syscall" "$ws/try"
+	chmod 755 "$ws/try"
+	out=$(as "$who" env SANDBOX="$SB" /usr/bin/python3 "$EX/python/sandboxed.py" "$ws" -- /bin/sh -c \
+		'"$0/try" unshare-user; "$0/try" mount "$0"; "$0/try" ptrace-attach ppid; "$0/try" io_uring_setup; exit 1' "$ws" \
+		2>"$T/err" </dev/null); rc=$?
+	rep=$(grep -v '^__sandbox: notice: ' "$T/err" | sed 's/ (pid [0-9]*)$//')
+	check "python/$who: a failed run: its exit status and the errnos the command saw" "1 EPERM EPERM EPERM ENOSYS" "$rc $(echo $out)"
+	check "python/$who: ... and under it what the sandbox refused" "sandboxed.py: /bin/sh exited 1; the sandbox refused it:
+  unshare: EPERM
+  mount: EPERM
+  ptrace: EPERM
+  io_uring_setup: ENOSYS" "$rep"
+	out=$(as "$who" env SANDBOX="$SB" /usr/bin/python3 "$EX/python/sandboxed.py" "$ws" -- /bin/sh -c '"$0/try" io_uring_setup' "$ws" 2>"$T/err" </dev/null); rc=$?
+	check "python/$who: a run that succeeds prints no report" "0 ENOSYS " "$rc $out $(grep -v '^__sandbox: notice: ' "$T/err")"
+done
+
 # the library form, as the README shows it: a Python and a Node parent
 # speaking to a line server on its stdin/stdout
 for who in $USERS; do
