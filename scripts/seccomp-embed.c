@@ -32,7 +32,10 @@ const size_t sc_nembedded = 0;
  * talk to the network, without port lists).  unix_sockets "any" makes the
  * same rules as the default.  Port lists add MPTCP/SCTP/fast-open rules
  * and are compiled at run time. */
-static const char *const profiles[] = {"{}", "{\"network\":\"on\"}"};
+static const char *const profiles[] = {"{}", "{\"network\":\"on\"}",
+	/* the default with the denial report: one more rule (a listener of
+	 * the command's own refused); the descriptor is not in the key */
+	"{\"denials\":{\"fd\":3}}"};
 /* PER_LINUX: the personality of nearly every process (setarch changes it;
  * such a run compiles at run time). */
 #define PERSONA 0u
@@ -93,7 +96,8 @@ int main(void)
 			fprintf(stderr, "seccomp-embed: %s: %s\n", profiles[i], line);
 			return 1;
 		}
-		struct host h = {.ll_abi = LL_ABI_KNOWN, .seccomp = true, .persona = PERSONA, .mounts = mounts};
+		struct host h = {.ll_abi = LL_ABI_KNOWN, .seccomp = true, .seccomp_user_notif = true,
+				 .release = "5.8", .persona = PERSONA, .mounts = mounts};
 		struct plan pl;
 		if (fit(&prof, &h, &empty_fs, &pl, &err) || !pl.seccomp) {
 			char line[2048];
