@@ -152,6 +152,15 @@ export interface Profile {
 	 */
 	keep_fds?: Array<number>;
 	/**
+	 * Report every system call the seccomp filter refuses, one JSON line each ({"syscall", "nr", "errno", "error", "pid", "arch", "monotonic"}), on the inherited descriptor `fd` (open for writing, above 2, not in keep_fds; the command does not inherit it). A small listener process outside the sandbox answers each refused call with the errno the filter gives; the report ends when the last process of the sandbox has gone. Absent: no listener, nothing reported.
+	 */
+	denials?: {
+		/**
+		 * The descriptor the report is written to: a pipe, socket or file the caller passed, open for writing.
+		 */
+		fd: number;
+	};
+	/**
 	 * SIGKILL the command when the process that started the shim exits (PR_SET_PDEATHSIG, checked against the parent seen at start).
 	 * @default true
 	 */
