@@ -142,6 +142,7 @@ ASAN_POLICY_OBJ := $(POLICY_SRC:%.c=build/asan/obj/%.o)
 ASAN_SHIM_OBJ := $(SHIM_SRC:%.c=build/asan/obj/%.o) $(if $(SC_GEN),build/asan/obj/$(SC_GEN:.c=.o))
 FUZZ_SECONDS ?= 60
 FUZZ_BIN := build/fuzz/fuzz_policy
+FUZZ_GIT_BIN := build/fuzz/fuzz_gitconfig
 GUEST_HELPERS := build/guest/setuid-exec
 
 $(GLIBC_SECCOMP): | $(DEPS)/stamp need-glibc
@@ -172,6 +173,8 @@ build/asan/unit_policy: tests/unit/test_policy.c $(ASAN_POLICY_OBJ) tests/unit/t
 	gcc $(GLIBC_CFLAGS) $(SAN) -Itests/unit -o $@ $< $(ASAN_POLICY_OBJ) $(GLIBC_LIBS)
 build/asan/replay: tests/fuzz/replay.c tests/fuzz/fuzz_policy.c $(ASAN_POLICY_OBJ)
 	gcc $(GLIBC_CFLAGS) $(SAN) -o $@ $^ $(GLIBC_LIBS)
+build/asan/replay_gitconfig: tests/fuzz/replay.c tests/fuzz/fuzz_gitconfig.c $(ASAN_POLICY_OBJ)
+	gcc $(GLIBC_CFLAGS) $(SAN) -o $@ $^ $(GLIBC_LIBS)
 
 # The shell tests of `make check` but tests/user, which runs the shim in a
 # container root holding static programs only (the sanitizer build is not).
@@ -182,12 +185,15 @@ ASAN_SHELL_TESTS = $(filter-out tests/user/%,$(wildcard tests/*/*.t))
 # often compared or discarded by the tests); any file there fails the run.
 # Leaks are not checked in the shim: it exits or execs with its plan
 # allocated by design; the unit tests and the fuzzer check policy/'s.
-check-asan: build/asan/__sandbox build/asan/unit_policy build/asan/replay $(HELPERS)
+check-asan: build/asan/__sandbox build/asan/unit_policy build/asan/replay build/asan/replay_gitconfig $(HELPERS)
 	rm -rf build/asan/reports && mkdir -p build/asan/reports && chmod 1777 build/asan/reports
 	prove build/asan/unit_policy
 	build/asan/replay $(wildcard tests/fuzz/regressions/*) $(wildcard tests/fuzz/corpus/*) $(wildcard examples/*.json) >build/asan/replay.tap \
 	  || { cat build/asan/replay.tap; exit 1; }
 	@echo "check-asan: replayed $$(grep -c '^ok' build/asan/replay.tap) fuzz inputs (regressions and corpus) clean"
+	build/asan/replay_gitconfig $(wildcard tests/fuzz/gitconfig/*) >build/asan/replay_gitconfig.tap \
+	  || { cat build/asan/replay_gitconfig.tap; exit 1; }
+	@echo "check-asan: replayed $$(grep -c '^ok' build/asan/replay_gitconfig.tap) git config inputs clean"
 	SB_BINARY=$(CURDIR)/build/asan/__sandbox \
 	  ASAN_OPTIONS=detect_leaks=0:log_path=$(CURDIR)/build/asan/reports/asan \
 	  UBSAN_OPTIONS=print_stacktrace=1:log_path=$(CURDIR)/build/asan/reports/ubsan \
@@ -198,18 +204,25 @@ check-asan: build/asan/__sandbox build/asan/unit_policy build/asan/replay $(HELP
 $(FUZZ_BIN): tests/fuzz/fuzz_policy.c $(POLICY_SRC) $(wildcard policy/*.h) build/asan/versions.h | need-fuzz
 	@mkdir -p $(dir $@)
 	clang $(GLIBC_CFLAGS) -fsanitize=fuzzer $(SAN) -o $@ tests/fuzz/fuzz_policy.c $(POLICY_SRC) $(GLIBC_LIBS)
+$(FUZZ_GIT_BIN): tests/fuzz/fuzz_gitconfig.c policy/gitconfig.c policy/util.c $(wildcard policy/*.h) build/asan/versions.h | need-fuzz
+	@mkdir -p $(dir $@)
+	clang $(GLIBC_CFLAGS) -fsanitize=fuzzer $(SAN) -o $@ tests/fuzz/fuzz_gitconfig.c policy/gitconfig.c policy/util.c
 
 # libFuzzer for FUZZ_SECONDS; it exits non-zero on a crash, a leak, a
 # timeout or a sanitizer report, leaving the input in build/fuzz/artifacts
 # (copy it to tests/fuzz/regressions/ once fixed).
 # Seeds: tests/fuzz/corpus (accepted and refused documents), the example
-# profiles (examples/*.json) and every earlier crash.
-fuzz: $(FUZZ_BIN)
-	@mkdir -p build/fuzz/corpus build/fuzz/artifacts build/fuzz/seeds
+# profiles (examples/*.json) and every earlier crash.  Then the git config
+# parser (tests/fuzz/fuzz_gitconfig.c) for as long, from tests/fuzz/gitconfig.
+fuzz: $(FUZZ_BIN) $(FUZZ_GIT_BIN)
+	@mkdir -p build/fuzz/corpus build/fuzz/artifacts build/fuzz/seeds build/fuzz/gitconfig
 	cp $(wildcard examples/*.json) $(wildcard tests/fuzz/regressions/*) build/fuzz/seeds/ 2>/dev/null || true
 	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -dict=tests/fuzz/profile.dict \
 	  -max_len=4096 -timeout=10 -print_final_stats=1 \
 	  -artifact_prefix=build/fuzz/artifacts/ build/fuzz/corpus tests/fuzz/corpus build/fuzz/seeds
+	$(FUZZ_GIT_BIN) -max_total_time=$(FUZZ_SECONDS) -dict=tests/fuzz/gitconfig.dict \
+	  -max_len=4096 -timeout=10 -print_final_stats=1 \
+	  -artifact_prefix=build/fuzz/artifacts/ build/fuzz/gitconfig tests/fuzz/gitconfig
 
 # cppcheck and gcc's static analyzer over shim/ and policy/; every finding
 # fails.  Suppressions are inline (cppcheck-suppress / #pragma) with a

@@ -18,7 +18,7 @@ struct carve {
 	bool exists;
 	bool dir;
 	unsigned part; /* the unenforced name that may leave it out (expansion) */
-	char where[96];
+	char where[512];
 };
 
 /* Everything the steps of fit() share; owned by fit(), freed by
@@ -58,5 +58,25 @@ int fit_normalise(const char *in, char *out, size_t n, const char *where,
 /* The path within a granted-readable list (readable, writable, caches,
  * tmp, private /tmp) that holds canonical `path`: true when readable. */
 bool fit_readable(const struct fitctx *fc, const char *path);
+/* The canonical writable tree holding `path` strictly inside it, compared
+ * lexically with the profile's and the canonical spelling of each tree;
+ * *rel gets the rest of `path` (borrowed from it).  NULL if none. */
+const char *fit_in_writable(const struct fitctx *fc, const char *path, const char **rel);
+/* Record a carve-out of `abs` (= tree/rel inside canonical writable tree
+ * `tree`, or tree NULL for a path outside every tree), looking at it
+ * through lkind() (exists, directory) and carve_cut().  Strings copied.
+ * Returns the new entry, valid until the next call (the array grows). */
+struct carve *fit_carve_add(struct fitctx *fc, const char *tree, const char *rel,
+			    const char *abs, bool hidden, unsigned part, const char *where);
+/* The HOME the command will see (env.set: *set true; else the shim's own
+ * unless unset or cleared), borrowed.  NULL when none. */
+const char *fit_command_home(const struct fitctx *fc, bool *set);
+/* Git's own routes to code run later (policy/fitgit.c): the repositories
+ * each writable tree holds or lies in, resolved as git resolves them
+ * (gitfiles, commondir, core.hooksPath, include and includeIf, linked
+ * worktrees, submodules), and the home files that run code later, added
+ * as built-in carve-outs where they lie inside a writable tree.  Reads
+ * through fc->fs only.  Never fails: what it cannot read it remarks. */
+void fit_git_routes(struct fitctx *fc);
 
 #endif

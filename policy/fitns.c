@@ -42,7 +42,7 @@ int fit_normalise(const char *in, char *out, size_t n, const char *where,
 
 /* The writable tree (canonical) holding `path`, lexically through the
  * given or the canonical spelling; rel gets the rest.  NULL if none. */
-static const char *in_writable(const struct fitctx *fc, const char *path, const char **rel)
+const char *fit_in_writable(const struct fitctx *fc, const char *path, const char **rel)
 {
 	const struct profile *p = fc->p;
 	for (size_t i = 0; i < p->writable.v.n; i++) {
@@ -83,7 +83,7 @@ bool fit_readable(const struct fitctx *fc, const char *path)
 	return false;
 }
 
-static struct carve *carve_add(struct fitctx *fc, const char *tree, const char *rel,
+struct carve *fit_carve_add(struct fitctx *fc, const char *tree, const char *rel,
 			       const char *abs, bool hidden, unsigned part, const char *where)
 {
 	fc->cv = xgrow(fc->cv, fc->ncv, sizeof *fc->cv);
@@ -156,8 +156,8 @@ static void hidden_missing(struct fitctx *fc, const char *norm, const char *wher
 	if (k != FS_DIR)
 		return;
 	snprintf(full, sizeof full, "%s%s", strcmp(canon, "/") ? canon : "", norm + strlen(pre));
-	const char *tree = in_writable(fc, full, &rel);
-	carve_add(fc, tree, tree ? rel : NULL, full, true, tree ? UNF_CARVE : 0, where);
+	const char *tree = fit_in_writable(fc, full, &rel);
+	fit_carve_add(fc, tree, tree ? rel : NULL, full, true, tree ? UNF_CARVE : 0, where);
 }
 
 /* A user path of read_only / hidden: inside a writable tree it is carved
@@ -179,16 +179,16 @@ static int carve_user(struct fitctx *fc, const struct pathlist *l, bool hidden,
 		for (size_t w = 0; w < p->writable.v.n; w++)
 			if (strcmp(norm, p->writable.v.v[w]) == 0 || (fc->wcanon[w] && strcmp(norm, fc->wcanon[w]) == 0))
 				return sb_fail(err, where, l->v.v[i], "is .writable[%zu] itself; remove it from writable instead", w);
-		const char *tree = in_writable(fc, norm, &rel);
+		const char *tree = fit_in_writable(fc, norm, &rel);
 		int r = tree ? 0 : fc->fs->resolve(fc->fs->ctx, norm, canon, sizeof canon, &kind);
 		if (!tree && r == 0)
-			tree = in_writable(fc, canon, &rel);
+			tree = fit_in_writable(fc, canon, &rel);
 		if (tree) {
 			char abs[4096];
 			snprintf(abs, sizeof abs, "%s%s%s", tree, strcmp(tree, "/") ? "/" : "", rel);
-			carve_add(fc, tree, rel, abs, hidden, UNF_CARVE, where);
+			fit_carve_add(fc, tree, rel, abs, hidden, UNF_CARVE, where);
 		} else if (r == 0 && hidden) {
-			carve_add(fc, NULL, NULL, canon, true, 0, where);
+			fit_carve_add(fc, NULL, NULL, canon, true, 0, where);
 		} else if (r == 0) {
 			plan_notice(fc->pl, "%s \"%s\": outside every writable tree, so already read-only", where, l->v.v[i]);
 		} else if (r == -ENOENT && hidden) {
@@ -243,43 +243,19 @@ static int protect_list(struct fitctx *fc, size_t i, const struct strvec *names,
 		if (strcmp(norm, tree) == 0 || !path_within(norm, tree))
 			continue; /* the git dir's names outside this tree */
 		const char *rel = norm + (strcmp(tree, "/") ? strlen(tree) + 1 : 1);
-		struct carve *c = carve_add(fc, tree, rel, norm, false,
-					    UNF_CARVE, where);
+		struct carve *c = fit_carve_add(fc, tree, rel, norm, false,
+						UNF_CARVE, where);
 		c->builtin = !extra && !fc->p->protect_set;
-	}
-	return 0;
-}
-
-struct wt_ctx {
-	struct fitctx *fc;
-	const char *tree;
-	const char *dir; /* R/.git/worktrees */
-};
-
-/* One linked worktree's git dir (R/.git/worktrees/NAME): its commondir,
- * gitdir and config.worktree decide which repository, config and hooks
- * git uses there; rewritten, they aim git outside at the command's. */
-static int worktree_entry(void *arg, const char *name, enum fs_kind kind)
-{
-	static const char *const own[] = {"commondir", "gitdir", "config.worktree"};
-	struct wt_ctx *w = arg;
-	if (kind != FS_DIR)
-		return 0;
-	for (int o = 0; o < 3; o++) {
-		char abs[4400];
-		snprintf(abs, sizeof abs, "%s/%s/%s", w->dir, name, own[o]);
-		const char *rel = abs + (strcmp(w->tree, "/") ? strlen(w->tree) + 1 : 1);
-		carve_add(w->fc, w->tree, rel, abs, false, UNF_CARVE,
-			  ".protect (built-in, a linked worktree's git dir)")->builtin = !w->fc->p->protect_set;
 	}
 	return 0;
 }
 
 /* protect: every name relative to every writable tree; a writable tree
  * inside a repository's .git gets the .git names relative to that
- * repository where they fall inside it, and no others.  A linked
- * worktree's own git dir (R/.git/worktrees/NAME): its commondir and
- * config.worktree decide which config and hooks git uses there. */
+ * repository where they fall inside it, and no others.  Without a
+ * "protect" key, the routes git itself follows (fit_git_routes: linked
+ * worktrees, nested repositories, core.hooksPath, includes, submodules,
+ * home files) are part of the built-in list. */
 static int carve_protect(struct fitctx *fc, struct sb_err *err)
 {
 	/* speccoder's trust_handoff: what runs code later stays writable on
@@ -290,33 +266,14 @@ static int carve_protect(struct fitctx *fc, struct sb_err *err)
 		return 0;
 	}
 	for (size_t i = 0; i < fc->p->writable.v.n; i++) {
-		const char *tree = fc->wcanon[i];
-		char base[4096];
-		if (!tree)
+		if (!fc->wcanon[i])
 			continue;
-		const char *g = git_base(tree, base, sizeof base);
-		if (g && strstr(g, "/.git/worktrees/") == g && strchr(g + 16, '/') == NULL) {
-			static const char *const own[] = {"commondir", "config.worktree"};
-			for (int o = 0; o < 2; o++) {
-				char abs[4200];
-				snprintf(abs, sizeof abs, "%s/%s", tree, own[o]);
-				carve_add(fc, tree, own[o], abs, false, UNF_CARVE,
-					  ".protect (built-in, a worktree's git dir)")->builtin = !fc->p->protect_set;
-			}
-		}
 		if (protect_list(fc, i, &fc->p->protect, false, err) ||
 		    protect_list(fc, i, &fc->p->protect_extra, true, err))
 			return -1;
-		/* the linked worktrees of a repository whose .git is writable */
-		char wdir[4200];
-		enum fs_kind k;
-		snprintf(wdir, sizeof wdir, "%s/.git/worktrees", strcmp(base, "/") ? base : "");
-		if (path_within(wdir, tree) && strcmp(wdir, tree) != 0 &&
-		    fc->fs->lkind(fc->fs->ctx, wdir, &k) == 0 && k == FS_DIR) {
-			struct wt_ctx w = {fc, tree, wdir};
-			fc->fs->list(fc->fs->ctx, wdir, worktree_entry, &w);
-		}
 	}
+	if (!fc->p->protect_set)
+		fit_git_routes(fc);
 	return 0;
 }
 
@@ -327,18 +284,18 @@ static int carve_protect(struct fitctx *fc, struct sb_err *err)
 static void carve_link_targets(struct fitctx *fc)
 {
 	for (size_t i = 0; i < fc->ncv && fc->ncv < 256; i++) {
-		char canon[4096], where[96];
+		char canon[4096], where[512];
 		enum fs_kind k;
 		const char *rel;
 		if (fc->cv[i].cut_kind != FS_SYMLINK ||
 		    fc->fs->resolve(fc->fs->ctx, fc->cv[i].cut, canon, sizeof canon, &k) != 0)
 			continue;
-		const char *tree = in_writable(fc, canon, &rel);
+		const char *tree = fit_in_writable(fc, canon, &rel);
 		if (!tree)
 			continue;
-		snprintf(where, sizeof where, "%.60s (symlink target)", fc->cv[i].where);
+		snprintf(where, sizeof where, "%.400s (symlink target)", fc->cv[i].where);
 		bool builtin = fc->cv[i].builtin; /* carve_add may move the array */
-		carve_add(fc, tree, rel, canon, fc->cv[i].hidden, fc->cv[i].part, where)->builtin = builtin;
+		fit_carve_add(fc, tree, rel, canon, fc->cv[i].hidden, fc->cv[i].part, where)->builtin = builtin;
 	}
 }
 
@@ -462,7 +419,7 @@ static void plan_views(struct fitctx *fc)
 
 /* The HOME the command will see: env.set (*set true), else the shim's
  * own unless unset or cleared.  NULL when none. */
-static const char *command_home(const struct fitctx *fc, bool *set)
+const char *fit_command_home(const struct fitctx *fc, bool *set)
 {
 	const struct env_rules *e = &fc->p->env;
 	*set = false;
@@ -481,7 +438,7 @@ static const char *command_home(const struct fitctx *fc, bool *set)
  * comes from env.set. */
 static int ungranted_home(const struct fitctx *fc, char *home, size_t n, bool *set)
 {
-	const char *h = command_home(fc, set);
+	const char *h = fit_command_home(fc, set);
 	enum fs_kind k;
 	if (!h || h[0] != '/' || fc->fs->resolve(fc->fs->ctx, h, home, n, &k) || k != FS_DIR ||
 	    strcmp(home, "/") == 0 || path_within(home, "/tmp") || path_within(home, "/var/tmp") ||
@@ -664,10 +621,10 @@ static void plan_read_only_root(struct fitctx *fc)
 			 * comes with it, so renaming between them stays possible
 			 * (EXDEV between two mounts); but one inside a read-only
 			 * carve-out of that other tree comes back on its own */
-			if (!in_writable(fc, fc->wcanon[i], &rel) || under_read_only(fc->pl, fc->wcanon[i]))
+			if (!fit_in_writable(fc, fc->wcanon[i], &rel) || under_read_only(fc->pl, fc->wcanon[i]))
 				plan_add_mount(fc->pl, MNT_RW, fc->wcanon[i], where, true)->rw = true;
 		} else if (fc->fs->resolve(fc->fs->ctx, p->writable.v.v[i], canon, sizeof canon, &k) == 0 &&
-			   k == FS_FILE && (!in_writable(fc, canon, &rel) || under_read_only(fc->pl, canon)) &&
+			   k == FS_FILE && (!fit_in_writable(fc, canon, &rel) || under_read_only(fc->pl, canon)) &&
 			   !path_within(canon, "/dev")) {
 			/* a file listed as writable comes back on its own */
 			plan_add_mount(fc->pl, MNT_RW, canon, where, false)->rw = true;
@@ -675,7 +632,7 @@ static void plan_read_only_root(struct fitctx *fc)
 	}
 	if (p->tmp) {
 		const char *rel;
-		if (!in_writable(fc, p->tmp, &rel))
+		if (!fit_in_writable(fc, p->tmp, &rel))
 			plan_add_mount(fc->pl, MNT_RW, p->tmp, ".tmp", true)->rw = true;
 	}
 }
@@ -720,7 +677,10 @@ static int plan_mounts(struct fitctx *fc, bool need_views, struct sb_err *err)
 static void plan_expansion(struct fitctx *fc)
 {
 	struct plan *pl = fc->pl;
-	char list[600] = "";
+	/* every path named (git's routes in a workspace of repositories make
+	 * it long), up to a bound that keeps the notice one readable line */
+	char list[16384] = "";
+	bool more = false;
 	size_t nb = 0;
 	for (size_t i = 0; i < fc->ncv; i++) {
 		struct carve *c = &fc->cv[i];
@@ -731,9 +691,11 @@ static void plan_expansion(struct fitctx *fc)
 			bool seen = false; /* (one name can come from two rules) */
 			for (size_t j = 0; j < i && !seen; j++)
 				seen = fc->cv[j].builtin && strcmp(fc->cv[j].abs, c->abs) == 0;
-			if (c->exists && !seen && strlen(list) < sizeof list - 100)
+			if (c->exists && !seen && strlen(list) + strlen(c->abs) + 3 < sizeof list)
 				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
 					 list[0] ? ", " : "", c->abs);
+			else if (c->exists && !seen)
+				more = true;
 			nb += c->exists;
 			continue;
 		}
@@ -760,7 +722,7 @@ static void plan_expansion(struct fitctx *fc)
 			sv_push(&fc->ro_read, c->cut);
 	}
 	if (nb) {
-		char *part = xasprintf("built-in protect of %s%s", list, strlen(list) >= sizeof list - 100 ? ", ..." : "");
+		char *part = xasprintf("built-in protect of %s%s", list, more ? ", ..." : "");
 		char *why = xasprintf("%s, and Landlock alone would take creating, renaming and deleting away from the workspace root and .git", fc->why);
 		plan_left(pl, false, ".protect", part, why, "built-in default");
 		free(part);
@@ -811,7 +773,7 @@ static int planted(struct fitctx *fc, const char *where, const char *path,
 			memcpy(cur, cand, sizeof cur);
 			continue;
 		}
-		const char *tree = in_writable(fc, cand, &rel);
+		const char *tree = fit_in_writable(fc, cand, &rel);
 		if (tree)
 			return sb_fail(err, where, path, "goes through the symlink %s inside the writable tree %s, which a sandboxed command could have planted; name the real path",
 				       cand, tree);

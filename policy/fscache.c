@@ -5,6 +5,7 @@
  * the view it wraps. */
 #include "fscache.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,11 +125,24 @@ static int cached_list(void *ctx, const char *dir, fs_entry_cb cb, void *arg)
 	return list_rc;
 }
 
+/* Not cached: each file is read once per fit() anyway. */
+static int cached_read(void *ctx, const char *path, char *buf, size_t n,
+		       size_t *len, bool *truncated)
+{
+	struct fs_cache *c = ctx;
+	if (!c->inner->read) {
+		*len = 0;
+		*truncated = false;
+		return -ENOSYS;
+	}
+	return c->inner->read(c->inner->ctx, path, buf, n, len, truncated);
+}
+
 struct fs_view fs_cache_view(struct fs_cache *c, const struct fs_view *inner)
 {
 	memset(c, 0, sizeof *c);
 	c->inner = inner;
-	return (struct fs_view){cached_resolve, cached_lkind, cached_list, c};
+	return (struct fs_view){cached_resolve, cached_lkind, cached_list, cached_read, c};
 }
 
 void fs_cache_free(struct fs_cache *c)

@@ -1,9 +1,10 @@
-/* The only window policy/ has on the filesystem: read-only resolution and
- * directory listing through function pointers, so unit tests can feed fake
+/* The only window policy/ has on the filesystem: read-only resolution,
+ * directory listing and reading small files (git's configuration) through function pointers, so unit tests can feed fake
  * trees.  shim/fsview.c is the real implementation. */
 #ifndef SB_FSVIEW_H
 #define SB_FSVIEW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum fs_kind { FS_MISSING = 0, FS_DIR, FS_FILE, FS_SYMLINK, FS_OTHER };
@@ -24,6 +25,14 @@ struct fs_view {
 	int (*lkind)(void *ctx, const char *path, enum fs_kind *kind);
 	/* List canonical directory `dir`.  Returns 0 or a negative errno. */
 	int (*list)(void *ctx, const char *dir, fs_entry_cb cb, void *arg);
+	/* Read the regular file `path` (symlinks followed, as git follows
+	 * them) into buf[bufsz]: at most bufsz-1 bytes, NUL-terminated, the
+	 * count in *len; *truncated when the file holds more (the caller
+	 * parses the part it got and says so).  Never blocks: anything but a
+	 * regular file (a FIFO, a device) is -EINVAL.  0 or a negative errno
+	 * (-ENOENT, -EACCES, -EISDIR, -EINVAL, ...).  Read-only. */
+	int (*read)(void *ctx, const char *path, char *buf, size_t bufsz,
+		    size_t *len, bool *truncated);
 	void *ctx;
 };
 

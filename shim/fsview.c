@@ -138,4 +138,43 @@ static int real_list(void *ctx, const char *dir, fs_entry_cb cb, void *arg)
 	return rc > 0 ? 0 : rc;
 }
 
-const struct fs_view fsview_real = {real_resolve, real_lkind, real_list, NULL};
+static int real_read(void *ctx, const char *path, char *buf, size_t n,
+		     size_t *len, bool *truncated)
+{
+	(void)ctx;
+	*len = 0;
+	*truncated = false;
+	if (n == 0)
+		return -EINVAL;
+	/* O_NONBLOCK: a FIFO planted in place of a config file must not
+	 * hang the shim before it is checked below */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	struct stat st;
+	int rc = 0;
+	if (fstat(fd, &st) < 0)
+		rc = -errno;
+	else if (S_ISDIR(st.st_mode))
+		rc = -EISDIR;
+	else if (!S_ISREG(st.st_mode))
+		rc = -EINVAL;
+	while (rc == 0 && *len < n - 1) {
+		ssize_t r = read(fd, buf + *len, n - 1 - *len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			rc = -errno;
+		if (r <= 0)
+			break;
+		*len += (size_t)r;
+	}
+	char extra;
+	if (rc == 0 && *len == n - 1 && read(fd, &extra, 1) == 1)
+		*truncated = true;
+	close(fd);
+	buf[*len] = 0;
+	return rc;
+}
+
+const struct fs_view fsview_real = {real_resolve, real_lkind, real_list, real_read, NULL};

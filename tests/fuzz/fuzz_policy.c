@@ -238,8 +238,34 @@ static int fake_lkind(void *ctx, const char *path, enum fs_kind *kind)
 	return r;
 }
 
+/* The workspace's repository configuration, so fit() follows git's
+ * routes (policy/fitgit.c) on every fuzzed profile writing there: a
+ * hooks path, an include that includes itself, a gitfile. */
+static int fake_read(void *ctx, const char *path, char *buf, size_t n, size_t *len, bool *trunc)
+{
+	(void)ctx;
+	static const struct { const char *path, *text; } files[] = {
+		{"/home/u/ws/.git/config", "[core]\n\thooksPath = .husky/_\n[include]\n\tpath = ../x.inc\n"
+					   "[includeIf \"gitdir:~/\"]\n\tpath = ~/g.inc\n"},
+		{"/home/u/ws/x.inc", "[include]\n\tpath = x.inc\n[core]\n\tworktree = ..\n"},
+		{"/home/u/ws/.gitmodules", "[submodule \"s\"]\n\tpath = ../../..\n"},
+	};
+	*len = 0;
+	*trunc = false;
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+		if (strcmp(files[i].path, path) == 0) {
+			size_t l = strlen(files[i].text);
+			*len = l < n - 1 ? l : n - 1;
+			*trunc = l > *len;
+			memcpy(buf, files[i].text, *len);
+			buf[*len] = 0;
+			return 0;
+		}
+	return -ENOENT;
+}
+
 static const struct fs_view fake_fs = {
-	.resolve = fake_resolve, .lkind = fake_lkind, .list = fake_list};
+	.resolve = fake_resolve, .lkind = fake_lkind, .list = fake_list, .read = fake_read};
 
 /* ---- hosts ---------------------------------------------------------- */
 

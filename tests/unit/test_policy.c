@@ -16,6 +16,7 @@
 #include "../../policy/carve.h"
 #include "../../policy/fit.h"
 #include "../../policy/fsview.h"
+#include "../../policy/gitconfig.h"
 #include "../../policy/landlock_abi.h"
 #include "../../policy/names.h"
 #include "../../policy/plan.h"
@@ -176,10 +177,39 @@ static struct fakefs small_fs = {small_tree, {0}};
 static struct fakefs big_fs = {big_tree, {0}};
 static struct fakefs unlistable_fs = {unlistable_tree, {0}};
 
+/* Files read() returns, for the test running (NULL: none; a path in the
+ * tree but not here reads as empty; "/w/fifo" as a FIFO would). */
+struct ffile {
+	const char *path, *content;
+};
+static const struct ffile *fake_files;
+
+static int fake_read(void *ctx, const char *path, char *buf, size_t n, size_t *len, bool *trunc)
+{
+	const struct fent *e = fake_find(ctx, path);
+	*len = 0;
+	*trunc = false;
+	if (!e)
+		return -ENOENT;
+	if (e->kind == FS_DIR)
+		return -EISDIR;
+	if (strcmp(path, "/w/fifo") == 0)
+		return -EINVAL;
+	const char *c = "";
+	for (size_t i = 0; fake_files && fake_files[i].path; i++)
+		if (strcmp(fake_files[i].path, path) == 0)
+			c = fake_files[i].content;
+	*len = strlen(c) < n - 1 ? strlen(c) : n - 1;
+	*trunc = strlen(c) > *len;
+	memcpy(buf, c, *len);
+	buf[*len] = 0;
+	return 0;
+}
+
 static struct fs_view view_of(struct fakefs *f)
 {
 	sv_free(&f->listed);
-	return (struct fs_view){fake_resolve, fake_lkind, fake_list, f};
+	return (struct fs_view){fake_resolve, fake_lkind, fake_list, fake_read, f};
 }
 
 /* ------------------------------------------------------------------ */
@@ -1803,6 +1833,237 @@ static void test_hidden_held(void)
 	run_free(&r);
 }
 
+/* ------------------------------------------------------------------ */
+/* git's config format (policy/gitconfig.c)                           */
+
+static int cfg_collect(void *arg, const struct gitcfg_item *it)
+{
+	char *out = arg;
+	size_t n = strlen(out);
+	snprintf(out + n, 2048 - n, "%s|%s|%s=%s;", it->section, it->subsection ? it->subsection : "-",
+		 it->key, it->value ? it->value : "(true)");
+	return 0;
+}
+
+static void test_gitconfig(void)
+{
+	/* input, what the callback sees, the first malformed line (0: none);
+	 * expectations checked against git 2.39's `git config --file F --list` */
+	static const struct { const char *in, *want; size_t bad; } t[] = {
+		{"[core]\n\thooksPath = .husky/_\n", "core|-|hookspath=.husky/_;", 0},
+		{"[CoRe]\nHooksPATH=x", "core|-|hookspath=x;", 0},
+		{"[includeIf \"gitdir:~/Work/\"]\npath = a.inc\n", "includeif|gitdir:~/Work/|path=a.inc;", 0},
+		{"[Section.SubSection]\nk = v\n", "section|subsection|k=v;", 0},
+		{"[s \"a\\\"b\\\\c\\x\"]\nk\n", "s|a\"b\\cx|k=(true);", 0},
+		{"[s]\nk = \"  spaced \" tail  \n", "s|-|k=  spaced  tail;", 0},
+		{"[s]\nk = a\\tb\\nc\\bd\\\\e\\\"f\n", "s|-|k=a\tb\nc\bd\\e\"f;", 0},
+		{"[s]\nk = one \\\n  two\n", "s|-|k=one   two;", 0},
+		{"[s]\r\nk = v\r\nj = w\r\n", "s|-|k=v;s|-|j=w;", 0},
+		{"\xef\xbb\xbf[s]\nk = v", "s|-|k=v;", 0},
+		{"# c\n; c\n[s] ; c\nk = v # c\nj = \"#x\" ;c\n", "s|-|k=v;s|-|j=#x;", 0},
+		{"[s]\nk = v\n[t]\nbad line\nk2 = w\n", "s|-|k=v;", 4},
+		{"[s]\nk = \"open\n", "", 2},
+		{"[s]\nk = \\q\n", "", 2},
+		{"k = v\n", "", 1},
+		{"[s \"x\" ]\nk = v\n", "", 1},
+		{"[s \"x\nk = v\n", "", 1},
+		{"[unterminated", "", 1},
+		{"[s]\n9k = v\n", "", 2},
+		{"[s]\nk v\n", "", 2},
+		{"[s]\nk-2 = v\\", "s|-|k-2=v;", 0},
+		{"[s]\nk = a\\\n", "s|-|k=a;", 0},
+		{"[a]k=1\n[b]\nj", "a|-|k=1;b|-|j=(true);", 0},
+		{"", "", 0},
+		{"\n\n\n", "", 0},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		char got[2048] = "";
+		size_t bad = gitcfg_parse(t[i].in, strlen(t[i].in), cfg_collect, got);
+		is_str(got, t[i].want, "gitconfig %zu: items", i);
+		is_int((int)bad, (int)t[i].bad, "gitconfig %zu: first malformed line", i);
+	}
+	/* not NUL-terminated, every prefix of a real file, and bytes 0-255 in
+	 * every position: no crash, no read past the length (ASan) */
+	static const char real[] = "[core]\n\trepositoryformatversion = 0\n[remote \"origin\"]\n\turl = https://x/y.git\n"
+				   "[includeIf \"gitdir/i:C:\\\\x\"]\n\tpath = \"q\\\"uoted\" ; c\n";
+	for (size_t n = 0; n <= sizeof real - 1; n++) {
+		char *b = xmalloc(n ? n : 1);
+		memcpy(b, real, n);
+		char got[2048] = "";
+		gitcfg_parse(b, n, cfg_collect, got);
+		free(b);
+	}
+	ok(1, "gitconfig: every prefix of a real file parses without a crash");
+	char got[2048] = "";
+	gitcfg_parse(real, sizeof real - 1, cfg_collect, got);
+	like(got, "includeif|gitdir/i:C:\\x|path=q\"uoted;", "gitconfig: escapes in subsection and value");
+}
+
+static void test_gitcfg_path(void)
+{
+	char out[64];
+	ok(gitcfg_path("~/x.inc", "/home/u", "/r/.git", out, sizeof out) == 0 && strcmp(out, "/home/u/x.inc") == 0,
+	   "gitcfg_path: ~/ takes HOME");
+	ok(gitcfg_path("~", "/home/u", "/r", out, sizeof out) == 0 && strcmp(out, "/home/u") == 0, "gitcfg_path: ~ alone");
+	ok(gitcfg_path("x.inc", "/home/u", "/r/.git", out, sizeof out) == 0 && strcmp(out, "/r/.git/x.inc") == 0,
+	   "gitcfg_path: relative to the base");
+	ok(gitcfg_path("/abs", NULL, "/r", out, sizeof out) == 0 && strcmp(out, "/abs") == 0, "gitcfg_path: absolute kept");
+	ok(gitcfg_path(":(optional)~/o", "/h", "/r", out, sizeof out) == 0 && strcmp(out, "/h/o") == 0,
+	   "gitcfg_path: :(optional) dropped");
+	ok(gitcfg_path("~bob/x", "/h", "/r", out, sizeof out) < 0, "gitcfg_path: ~user not expanded");
+	ok(gitcfg_path("~/x", NULL, "/r", out, sizeof out) < 0, "gitcfg_path: ~ without a HOME");
+	ok(gitcfg_path("%(prefix)/etc/x", "/h", "/r", out, sizeof out) < 0, "gitcfg_path: %%(prefix) not expanded");
+	ok(gitcfg_path("", "/h", "/r", out, sizeof out) < 0, "gitcfg_path: empty");
+	ok(gitcfg_path("a-very-long-name-that-does-not-fit-in-the-buffer-given-here-at-all", "/h", "/r", out, sizeof out) < 0,
+	   "gitcfg_path: too long");
+}
+
+/* A workspace /w holding: repository a (core.hooksPath .husky/_, an
+ * include and an includeIf target, a linked worktree /w/wt), repository
+ * b with a submodule vendor/lib (gitfile into .git/modules), a deep
+ * repository beyond the walk's depth, and a home /w/home. */
+static const struct fent git_tree[] = {
+	{"/", FS_DIR, NULL, 0, 0},
+	{"/w", FS_DIR, NULL, 0, 0},
+	{"/w/a", FS_DIR, NULL, 0, 0},
+	{"/w/a/.git", FS_DIR, NULL, 0, 0},
+	{"/w/a/.git/config", FS_FILE, NULL, 0, 0},
+	{"/w/a/.git/hooks", FS_DIR, NULL, 0, 0},
+	{"/w/a/.git/worktrees", FS_DIR, NULL, 0, 0},
+	{"/w/a/.git/worktrees/wt", FS_DIR, NULL, 0, 0},
+	{"/w/a/.git/worktrees/wt/commondir", FS_FILE, NULL, 0, 0},
+	{"/w/a/.git/worktrees/wt/gitdir", FS_FILE, NULL, 0, 0},
+	{"/w/a/.husky", FS_DIR, NULL, 0, 0},
+	{"/w/a/.husky/_", FS_DIR, NULL, 0, 0},
+	{"/w/a/inc", FS_DIR, NULL, 0, 0},
+	{"/w/a/inc/one.inc", FS_FILE, NULL, 0, 0},
+	{"/w/a/inc/two.inc", FS_FILE, NULL, 0, 0},
+	{"/w/a/inc/cond.inc", FS_FILE, NULL, 0, 0},
+	{"/w/wt", FS_DIR, NULL, 0, 0},
+	{"/w/wt/.git", FS_FILE, NULL, 0, 0},
+	{"/w/b", FS_DIR, NULL, 0, 0},
+	{"/w/b/.git", FS_DIR, NULL, 0, 0},
+	{"/w/b/.git/config", FS_FILE, NULL, 0, 0},
+	{"/w/b/.git/modules", FS_DIR, NULL, 0, 0},
+	{"/w/b/.git/modules/lib", FS_DIR, NULL, 0, 0},
+	{"/w/b/.git/modules/lib/config", FS_FILE, NULL, 0, 0},
+	{"/w/b/.git/modules/lib/hooks", FS_DIR, NULL, 0, 0},
+	{"/w/b/.gitmodules", FS_FILE, NULL, 0, 0},
+	{"/w/b/vendor", FS_DIR, NULL, 0, 0},
+	{"/w/b/vendor/lib", FS_DIR, NULL, 0, 0},
+	{"/w/b/vendor/lib/.git", FS_FILE, NULL, 0, 0},
+	{"/w/b/vendor/lib/.githooks", FS_DIR, NULL, 0, 0},
+	{"/w/d1", FS_DIR, NULL, 0, 0},
+	{"/w/d1/d2", FS_DIR, NULL, 0, 0},
+	{"/w/d1/d2/d3", FS_DIR, NULL, 0, 0},
+	{"/w/d1/d2/d3/d4", FS_DIR, NULL, 0, 0},
+	{"/w/d1/d2/d3/d4/d5", FS_DIR, NULL, 0, 0},
+	{"/w/d1/d2/d3/d4/d5/.git", FS_DIR, NULL, 0, 0},
+	{"/w/d1/d2/d3/d4/d5/.git/config", FS_FILE, NULL, 0, 0},
+	{"/w/d1/d2/d3/r4", FS_DIR, NULL, 0, 0},
+	{"/w/d1/d2/d3/r4/.git", FS_DIR, NULL, 0, 0},
+	{"/w/d1/d2/d3/r4/.git/config", FS_FILE, NULL, 0, 0},
+	{"/w/home", FS_DIR, NULL, 0, 0},
+	{"/w/home/.ssh", FS_DIR, NULL, 0, 0},
+	{"/w/home/.bash_profile", FS_FILE, NULL, 0, 0},
+	{"/w/home/.gitconfig", FS_FILE, NULL, 0, 0},
+	{"/w/home/.kube", FS_DIR, NULL, 0, 0},
+	{"/w/home/.kube/config", FS_FILE, NULL, 0, 0},
+	{"/w/home/global.inc", FS_FILE, NULL, 0, 0},
+	{"/w/fifo", FS_FILE, NULL, 0, 0},
+	{NULL, FS_MISSING, NULL, 0, 0},
+};
+static struct fakefs git_fs = {git_tree, {0}};
+
+static const struct ffile git_files[] = {
+	{"/w/a/.git/config", "[core]\n\tbare = false\n\thooksPath = .husky/_\n[include]\n\tpath = ../inc/one.inc\n"
+			     "[includeIf \"gitdir:~/x/\"]\n\tpath = ../inc/cond.inc\n"},
+	{"/w/a/inc/one.inc", "[include]\n\tpath = two.inc\n"},
+	{"/w/a/inc/two.inc", "[core]\n\tfsmonitor = true\n"},
+	{"/w/a/.git/worktrees/wt/commondir", "../..\n"},
+	{"/w/wt/.git", "gitdir: /w/a/.git/worktrees/wt\n"},
+	{"/w/b/.gitmodules", "[submodule \"lib\"]\n\tpath = vendor/lib\n\turl = ../lib\n"},
+	{"/w/b/vendor/lib/.git", "gitdir: ../../.git/modules/lib\n"},
+	{"/w/b/.git/modules/lib/config", "[core]\n\tworktree = ../../../vendor/lib\n\thooksPath = .githooks\n"},
+	{"/w/home/.gitconfig", "[include]\n\tpath = ~/global.inc\n"},
+	{NULL, NULL},
+};
+
+static void test_git_routes(void)
+{
+	struct host h = host_abi(7);
+	struct run r;
+	fake_files = git_files;
+	strcpy(h.home, "/w/home");
+	run_fit(&r, "{'writable':['/w']}", &h, &git_fs);
+	if (fit_ok(&r, "git routes")) {
+		static const struct { const char *path, *from; } want[] = {
+			{"/w/a/.git/config", "repository /w/a"},
+			{"/w/a/.git/hooks", "repository /w/a"},
+			{"/w/a/.husky/_", "core.hooksPath in /w/a/.git/config"},
+			{"/w/a/inc/one.inc", "include.path in /w/a/.git/config"},
+			{"/w/a/inc/two.inc", "include.path in /w/a/inc/one.inc"},
+			{"/w/a/inc/cond.inc", "includeIf \"gitdir:~/x/\".path in /w/a/.git/config"},
+			{"/w/a/.git/worktrees/wt/commondir", "linked worktree /w/a/.git/worktrees/wt"},
+			{"/w/a/.git/worktrees/wt/gitdir", "linked worktree /w/a/.git/worktrees/wt"},
+			{"/w/wt/.git", "gitfile of /w/wt"},
+			{"/w/b/.git/config", "repository /w/b"},
+			{"/w/b/.gitmodules", "repository /w/b"},
+			{"/w/b/.git/modules", "repository /w/b"},
+			{"/w/b/vendor/lib/.git", "submodule vendor/lib in /w/b/.gitmodules"},
+			{"/w/b/vendor/lib/.githooks", "core.hooksPath in /w/b/.git/modules/lib/config"},
+			{"/w/d1/d2/d3/r4/.git/config", "repository /w/d1/d2/d3/r4"},
+			{"/w/home/.ssh", "$HOME file ~/.ssh/ of /w/home"},
+			{"/w/home/.bash_profile", "$HOME file ~/.bash_profile of /w/home"},
+			{"/w/home/.kube/config", "$HOME file ~/.kube/config of /w/home"},
+			{"/w/home/global.inc", "include.path in /w/home/.gitconfig"},
+		};
+		for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+			const struct mount_rule *m = mount_at(&r.pl, want[i].path);
+			char from[600];
+			snprintf(from, sizeof from, ".protect (%s)", want[i].from);
+			ok(m && m->op == MNT_RO_BIND, "git routes: %s bound read-only", want[i].path);
+			if (!m) for (size_t j = 0; j < r.pl.nmounts; j++) diag("%d %s %s", r.pl.mounts[j].op, r.pl.mounts[j].path, r.pl.mounts[j].where);
+			if (m)
+				is_str(m->where, from, "git routes: ... named by its route");
+		}
+		ok(!mount_at(&r.pl, "/w/d1/d2/d3/d4/d5/.git/config"), "git routes: a repository 5 levels down is beyond the walk");
+		bool remark = false, home = false;
+		for (size_t i = 0; i < r.pl.remarks.n; i++) {
+			remark |= strstr(r.pl.remarks.v[i], "search for repositories") != NULL;
+			home |= strstr(r.pl.remarks.v[i], "holds the home /w/home") != NULL;
+		}
+		ok(!remark, "git routes: the directory bound is not hit here (no remark)");
+		ok(home, "git routes: a writable home is remarked (PATH directories stay writable)");
+	}
+	run_free(&r);
+	/* "protect" replaces the built-in list, derived routes included */
+	run_fit(&r, "{'writable':['/w'],'protect':[]}", &h, &git_fs);
+	if (fit_ok(&r, "git routes, protect []"))
+		ok(!mount_at(&r.pl, "/w/a/.husky/_") && !mount_at(&r.pl, "/w/home/.ssh"),
+		   "git routes: none with \"protect\": []");
+	run_free(&r);
+	/* a tree inside the repository: its config still followed upwards */
+	run_fit(&r, "{'writable':['/w/a/.husky','/w/a/.git']}", &h, &git_fs);
+	if (fit_ok(&r, "git routes, tree below the repository")) {
+		ok(mount_is(&r.pl, "/w/a/.husky/_", MNT_RO_BIND), "git routes: hooksPath inside a tree below the work tree");
+		ok(mount_is(&r.pl, "/w/a/.git/worktrees/wt/commondir", MNT_RO_BIND), "git routes: .git writable: worktree commondir");
+	}
+	run_free(&r);
+	/* expansion: the derived routes are built-in: left out, named */
+	h.mounts = false;
+	run_fit(&r, "{'writable':['/w'],'unenforced':{'workspace_sockets':true}}", &h, &git_fs);
+	if (fit_ok(&r, "git routes, no namespace")) {
+		bool named = false;
+		for (size_t i = 0; i < r.pl.nleft; i++)
+			named |= strstr(r.pl.left[i].part, "/w/a/.husky/_") != NULL;
+		ok(named, "git routes: without a namespace the left-out notice names them");
+		ok(!r.pl.expansion, "git routes: ... and nothing is expanded for them");
+	}
+	run_free(&r);
+	fake_files = NULL;
+}
+
 int main(void)
 {
 	test_parse_errors();
@@ -1825,6 +2086,10 @@ int main(void)
 	test_plan_json();
 	test_carve();
 	test_helpers();
+	test_gitconfig();
+	test_gitcfg_path();
+	test_git_routes();
+	sv_free(&git_fs.listed);
 	sv_free(&small_fs.listed);
 	sv_free(&big_fs.listed);
 	sv_free(&unlistable_fs.listed);
