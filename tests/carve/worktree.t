@@ -84,13 +84,15 @@ for who in $USERS; do
 				sbsh "$who" "$p" "cd '$W' && git add three.txt && git commit -q -m inside && git log -1 --format=%s"
 				expect "$t: built-in list: git add and git commit in W2 work" inside "$out"
 				check "$t: ... the commit is there outside" inside "$(gitas "$who" "$W" log -1 --format=%s 2>&1)"
-				qG=$(re "$G") qR=$(re "$R")
+				qG=$(re "$G") qR=$(re "$R") qW=$(re "$W")
+				# W2's gitfile and its git dir's commondir and gitdir,
+				# as git resolves them (policy/fitgit.c)
 				if [ $layout = inside ]; then
-					# (R's .git is writable: its linked worktree's git
-					# dir files are protected too, each named once)
-					names="$qG/commondir, $qR/\.git/hooks, $qR/\.git/config, $qR/\.git/info, $qG/gitdir"
+					# (R's .git is writable: the repository's own files
+					# are protected too, each named once)
+					names="$qR/\.git/hooks, $qR/\.git/config, $qR/\.git/info, $qW/\.git, $qG/commondir, $qG/gitdir"
 				else
-					names="$qG/commondir"
+					names="$qW/\.git, $qG/commondir, $qG/gitdir"
 				fi
 				check_match "$t: ... one notice line names the existing built-in names" "$(left_builtin_re "$names")" "$(errs)"
 				check "$t: ... and it is the only \"left out:\" line" 1 "$(left_lines)"
