@@ -217,14 +217,18 @@ static int cfg_item(void *arg, const struct gitcfg_item *it)
 	}
 	bool inc = strcmp(it->section, "include") == 0 && !it->subsection;
 	bool incif = strcmp(it->section, "includeif") == 0 && it->subsection;
-	char path[4096];
 	if (v && (inc || incif) && strcmp(it->key, "path") == 0) {
-		for (size_t h = 0; h < c->g->homes.n || h == 0; h++)
-			if (gitcfg_path(v, c->g->homes.n ? c->g->homes.v[h] : NULL, c->dir, path, sizeof path) == 0) {
+		/* "~/" is the user's home; the command's too when it differs */
+		size_t nh = v[0] == '~' ? c->g->homes.n : 0;
+		for (size_t h = 0; h < nh || h == 0; h++) {
+			char path[4096];
+			if (gitcfg_path(v, nh ? c->g->homes.v[h] : NULL, c->dir, path, sizeof path) == 0 &&
+			    !sv_has(&c->incl, path)) {
 				sv_push(&c->incl, path);
 				sv_push_own(&c->label, inc ? xstrdup("include.path")
 							   : xasprintf("includeIf \"%.200s\".path", it->subsection));
 			}
+		}
 	}
 	return 0;
 }

@@ -2062,6 +2062,39 @@ static void test_git_routes(void)
 	}
 	run_free(&r);
 	fake_files = NULL;
+
+	/* the search bound: 2100 directories below /b, a repository in the
+	 * last one; the search stops at 2048 listings and remarks it */
+	size_t nd = 2100;
+	struct fent *big = xcalloc(nd + 5, sizeof *big);
+	char **names = xcalloc(nd + 5, sizeof *names);
+	big[0] = (struct fent){"/", FS_DIR, NULL, 0, 0};
+	big[1] = (struct fent){"/b", FS_DIR, NULL, 0, 0};
+	for (size_t i = 0; i < nd; i++) {
+		names[i] = xasprintf("/b/d%04zu", i);
+		big[i + 2] = (struct fent){names[i], FS_DIR, NULL, 0, 0};
+	}
+	names[nd] = xasprintf("/b/d%04zu/.git", nd - 1);
+	big[nd + 2] = (struct fent){names[nd], FS_DIR, NULL, 0, 0};
+	struct fakefs bfs = {big, {0}};
+	h.mounts = true;
+	run_fit(&r, "{'writable':['/b']}", &h, &bfs);
+	if (fit_ok(&r, "git routes, search bound")) {
+		bool remark = false;
+		for (size_t i = 0; i < r.pl.remarks.n; i++)
+			remark |= strstr(r.pl.remarks.v[i], "search for repositories in /b stopped after 2048 directories") != NULL;
+		ok(remark, "git routes: a search that hits its bound is remarked");
+		size_t nb = 0;
+		for (size_t i = 0; i < bfs.listed.n; i++)
+			nb += strncmp(bfs.listed.v[i], "/b", 2) == 0;
+		ok(nb == 2048, "git routes: ... after 2048 listings below /b (got %zu)", nb);
+	}
+	run_free(&r);
+	sv_free(&bfs.listed);
+	for (size_t i = 0; i <= nd; i++)
+		free(names[i]);
+	free(names);
+	free(big);
 }
 
 int main(void)
