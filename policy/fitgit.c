@@ -266,20 +266,24 @@ static void config_read(struct gscan *g, const char *path, int depth, struct cfg
 static void hooks_protect(struct gscan *g, const struct strvec *hooks,
 			  const struct strvec *hfrom, const char *base)
 {
-	for (size_t i = 0; i < hooks->n; i++)
-		for (size_t h = 0; h < g->homes.n || h == 0; h++) {
+	for (size_t i = 0; i < hooks->n; i++) {
+		/* "~/" is the user's home; the command's too when it differs */
+		size_t nh = hooks->v[i][0] == '~' ? g->homes.n : 0;
+		for (size_t h = 0; h < nh || h == 0; h++) {
 			char path[4096], norm[4096];
 			const char *rel;
-			if (gitcfg_path(hooks->v[i], g->homes.n ? g->homes.v[h] : NULL, base, path, sizeof path) ||
+			if (gitcfg_path(hooks->v[i], nh ? g->homes.v[h] : NULL, base, path, sizeof path) ||
 			    lexical(path, norm, sizeof norm))
 				continue;
+			/* a tree itself is never carved (that would take it all) */
 			for (size_t w = 0; w < g->fc->p->writable.v.n; w++)
-				if (g->fc->wcanon[w] && path_within(g->fc->wcanon[w], norm) &&
-				    !fit_in_writable(g->fc, g->fc->wcanon[w], &rel))
-					sv_push_own(&g->fc->pl->remarks, xasprintf("core.hooksPath \"%s\" in %s holds the writable tree %s: hooks written there are not protected",
-										   hooks->v[i], hfrom->v[i], g->fc->wcanon[w]));
+				if (g->fc->wcanon[w] && strcmp(g->fc->wcanon[w], norm) == 0 &&
+				    !fit_in_writable(g->fc, norm, &rel))
+					sv_push_own(&g->fc->pl->remarks, xasprintf("core.hooksPath \"%s\" in %s is the writable tree %s: hooks written there are not protected",
+										   hooks->v[i], hfrom->v[i], norm));
 			protect(g, norm, "core.hooksPath in %s", hfrom->v[i]);
 		}
+	}
 }
 
 /* The first line of `path` ("gitdir: X", a commondir) into out[n],

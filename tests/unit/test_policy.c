@@ -2050,6 +2050,15 @@ static void test_git_routes(void)
 		ok(mount_is(&r.pl, "/w/a/.git/worktrees/wt/commondir", MNT_RO_BIND), "git routes: .git writable: worktree commondir");
 	}
 	run_free(&r);
+	/* a hooks directory that is a writable tree itself: remarked */
+	run_fit(&r, "{'writable':['/w/a/.husky/_']}", &h, &git_fs);
+	if (fit_ok(&r, "git routes, hooks directory as the tree")) {
+		bool remark = false;
+		for (size_t i = 0; i < r.pl.remarks.n; i++)
+			remark |= strstr(r.pl.remarks.v[i], "core.hooksPath \".husky/_\" in /w/a/.git/config is the writable tree /w/a/.husky/_") != NULL;
+		ok(remark, "git routes: a hooks directory that is the writable tree is remarked");
+	}
+	run_free(&r);
 	/* expansion: the derived routes are built-in: left out, named */
 	h.mounts = false;
 	run_fit(&r, "{'writable':['/w'],'unenforced':{'workspace_sockets':true}}", &h, &git_fs);
