@@ -515,6 +515,23 @@ static void fit_seccomp(struct fitctx *fc)
 	filter_build(fc->p, fc->h, (pl->handled_net & (LL_NET_BIND_TCP | LL_NET_CONNECT_TCP)) && pl->network != NET_OFF, pl);
 }
 
+/* no_survivors: a PID namespace rides on the mount namespace (a fresh
+ * /proc must be mounted over the host's, or /proc/PID would name host
+ * processes to a command that is pid 2); without one, a subreaper does
+ * what it can, and the notice says what escapes it (README "Known
+ * limits"). */
+static void fit_survivors(struct fitctx *fc)
+{
+	struct plan *pl = fc->pl;
+	if (!fc->p->no_survivors)
+		return;
+	pl->pid_ns = pl->mount_ns || fc->h->pidns_made;
+	if (pl->pid_ns)
+		return;
+	plan_notice(pl, ".no_survivors: no PID namespace (%s): a subreaper kills what is left of the sandbox when the command ends; what escapes it: descendants of a command whose shim is itself killed with SIGKILL; /proc lists the host's processes",
+		    fc->why);
+}
+
 /* One error naming every refused part, with the JSON that would allow
  * them all (one round trip, not one per part).  An `unenforced` object
  * the profile already has is part of the suggestion, which replaces it
@@ -574,6 +591,8 @@ int fit(const struct profile *p, const struct host *h, const struct fs_view *raw
 	pl->denials_fd = -1;
 	struct fitctx fc = {.p = p, .h = h, .fs = &view, .pl = pl};
 	int bad = fit_ns(&fc, err) || fit_landlock(&fc, err) || fit_caps(p, h, pl, err);
+	if (!bad)
+		fit_survivors(&fc);
 	if (!bad && !pl->net_ns && pl->unix_sockets != UNIX_NONE)
 		sv_push(&pl->remarks, "no network namespace: an abstract unix socket the command binds can be reached by host processes (the Landlock scope only stops the command reaching out)");
 	if (!bad && p->tcp_bind.set && pl->network != NET_OFF)

@@ -31,6 +31,8 @@ struct host {
 	char mounts_why[256]; /* when !mounts: which step failed and why ("mount propagation: Invalid argument: ..."), "" if unknown */
 	char home[1024];     /* $HOME of the shim's environment, "" if unset */
 	char cwd[4096];      /* the working directory at start (getcwd), "" if unknown */
+	bool pidns_made;     /* a run: the shim is already in its PID namespace (a plan
+			      * made again after the first mount failed keeps it) */
 };
 
 /* Build the plan for `p` on host `h`.  Every path is resolved through `fs`;

@@ -222,7 +222,8 @@ char *plan_json(const struct plan *pl)
 
 	static const char *const ops[] = {"pin", "read_only", "mask_dir", "mask_file",
 		"private_tmp", "view", "keep", "private_tmpfs", "private_devpts", "read_only_root", "writable"};
-	json_t *ns = json_pack("{s:b, s:b, s:s}", "mount", pl->mount_ns, "network", pl->net_ns,
+	json_t *ns = json_pack("{s:b, s:b, s:b, s:s}", "mount", pl->mount_ns, "network", pl->net_ns,
+			       "pid", pl->pid_ns,
 			       "carve", pl->expansion ? "expansion" : pl->mount_ns ? "mounts" : "none");
 	json_t *mnts = json_array();
 	for (size_t i = 0; i < pl->nmounts; i++)
@@ -266,6 +267,9 @@ char *plan_json(const struct plan *pl)
 	json_object_set_new(root, "rlimits", rl);
 	json_object_set_new(root, "die_with_parent", json_boolean(p->die_with_parent));
 	json_object_set_new(root, "new_session", json_boolean(p->new_session));
+	/* how no process outlives the command: shim/life.c */
+	json_object_set_new(root, "no_survivors", !p->no_survivors ? json_false()
+			    : json_string(pl->pid_ns ? "pid_namespace" : "subreaper"));
 	if (p->cwd)
 		json_object_set_new(root, "cwd", json_string(p->cwd));
 	if (p->user.set) {

@@ -113,6 +113,9 @@ struct plan {
 	/* namespaces and mounts */
 	bool mount_ns;  /* a private mount namespace (and user namespace if not root) */
 	bool net_ns;    /* network "loopback": a fresh network namespace with lo up */
+	bool pid_ns;    /* no_survivors: a PID namespace (with the mount namespace), a
+			 * minimal init as pid 1 and the command as pid 2, a fresh
+			 * /proc; false with no_survivors: a subreaper (best effort) */
 	bool expansion; /* carve-outs by Landlock sibling expansion instead of mounts */
 	enum net_mode network; /* effective: "loopback" without a namespace is "off" */
 	/* effective: "none" where unenforced.workspace_sockets closes a unix

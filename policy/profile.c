@@ -447,6 +447,8 @@ static int k_die_with_parent(const json_t *j, const char *loc, struct profile *p
 { return get_bool(j, loc, err, &p->die_with_parent); }
 static int k_new_session(const json_t *j, const char *loc, struct profile *p, struct sb_err *err)
 { return get_bool(j, loc, err, &p->new_session); }
+static int k_no_survivors(const json_t *j, const char *loc, struct profile *p, struct sb_err *err)
+{ return get_bool(j, loc, err, &p->no_survivors); }
 static int k_best_effort(const json_t *j, const char *loc, struct profile *p, struct sb_err *err)
 { return get_bool(j, loc, err, &p->best_effort); }
 
@@ -655,7 +657,8 @@ static const struct { const char *key; key_fn fn; } keys[] = {
 	{"udp_connect", k_udp_connect}, {"unix_sockets", k_unix_sockets},
 	{"signals", k_signals}, {"env", k_env}, {"cwd", k_cwd},
 	{"keep_fds", k_keep_fds}, {"die_with_parent", k_die_with_parent},
-	{"new_session", k_new_session}, {"capabilities", k_capabilities},
+	{"new_session", k_new_session}, {"no_survivors", k_no_survivors},
+	{"capabilities", k_capabilities},
 	{"user", k_user}, {"rlimits", k_rlimits}, {"seccomp", k_seccomp},
 	{"unenforced", k_unenforced}, {"best_effort", k_best_effort},
 	{"denials", k_denials},

@@ -107,6 +107,7 @@ struct profile {
 	int denials_fd;
 	bool die_with_parent;
 	bool new_session;
+	bool no_survivors; /* no process of the sandbox outlives the command (shim/life.c) */
 	int *caps; /* CAP_* numbers kept */
 	size_t ncaps;
 	struct user_rule user;

@@ -147,6 +147,18 @@ static int load_and_fit(const char *arg, bool check, struct profile *prof,
 	return rc;
 }
 
+/* unshare() or the first mount refused (nothing changed): plan again
+ * without namespaces — expansion for carve-outs, or a refusal.  0 or -1
+ * with `err`. */
+static int replan(struct run *r, struct plan *pl, struct sb_err *err)
+{
+	r->host.mounts = false;
+	r->host.mounts_errno = r->ns_errno;
+	snprintf(r->host.mounts_why, sizeof r->host.mounts_why, "%s", r->ns_why);
+	plan_free(pl);
+	return fit(r->prof, &r->host, &fsview_real, pl, err) ? -1 : 0;
+}
+
 /* The plan's notices, then one line for every part left out. */
 static void say_notices(const struct plan *pl)
 {
@@ -227,6 +239,18 @@ int main(int argc, char **argv)
 	 * (probe_host read it: host.cwd, "" when unknown.) */
 	const char *cwd = r.host.cwd;
 	int ns = ns_enter(&r, &err);
+	if (ns < 0)
+		return fail(&err);
+	if (ns > 0 && replan(&r, &plan, &err))
+		return fail(&err);
+	/* no_survivors: the shim stays outside as the supervisor and goes
+	 * on below in a child — the PID namespace's init, or the command
+	 * under a subreaper (shim/life.c); nothing else forks the init */
+	if (life_split(&r, &err))
+		return fail(&err);
+	/* a fresh /proc first, so the plan's mounts under it land on it */
+	if (ns == 0 && r.life == LIFE_PIDNS && ns_proc(&err))
+		return fail(&err);
 	if (ns == 0)
 		ns = ns_mounts(&r, &err);
 	if (ns == 0 && plan.mount_ns && !prof.cwd) {
@@ -249,16 +273,8 @@ int main(int argc, char **argv)
 	}
 	if (ns < 0)
 		return fail(&err);
-	if (ns > 0) {
-		/* unshare() refused (nothing changed): plan again without
-		 * namespaces — expansion for carve-outs, or a refusal. */
-		r.host.mounts = false;
-		r.host.mounts_errno = r.ns_errno;
-		snprintf(r.host.mounts_why, sizeof r.host.mounts_why, "%s", r.ns_why);
-		plan_free(&plan);
-		if (fit(&prof, &r.host, &fsview_real, &plan, &err))
-			return fail(&err);
-	}
+	if (ns > 0 && replan(&r, &plan, &err))
+		return fail(&err);
 	say_notices(&plan);
 
 	/* Order of application (DESIGN.md "Pipeline"), and why:
@@ -280,13 +296,15 @@ int main(int argc, char **argv)
 	 *  5. Landlock restrict_self;
 	 *  6. seccomp last, so none of the setup above runs under it; the
 	 *     filter allows the final execve;
-	 *  7. execve: PATH lookup on the final environment. */
+	 *  7. execve: PATH lookup on the final environment (under a PID
+	 *     namespace forked from its init, which stays, confined). */
 	if (landlock_prepare(&r, &err) ||
 	    seccomp_prepare(&r, &err) || denials_start(&r, &err) || proc_rlimits(&r, &err) ||
 	    user_switch(&r, &err) || proc_env(&r, &err) ||
 	    proc_session(&r, &err) || proc_fds(&r, &err) ||
 	    proc_cwd(&r, &err) || caps_apply(&r, &err) ||
-	    landlock_apply(&r, &err) || seccomp_apply(&r, &err))
+	    landlock_apply(&r, &err) || seccomp_apply(&r, &err) ||
+	    life_exec(&r, &err))
 		return fail(&err);
 	int code = exec_command(&r, &err);
 	fail(&err);

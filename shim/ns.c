@@ -92,6 +92,17 @@ int ns_enter(struct run *r, struct sb_err *err)
 		ns_describe(r->ns_why, sizeof r->ns_why, !admin, true, errno);
 		return 1;
 	}
+	/* Last, inside the user namespace (whose CAP_SYS_ADMIN it needs):
+	 * the PID namespace the next child will be pid 1 of.  A refusal
+	 * leaves fresh namespaces that confine nothing: plan without. */
+	if (pl->pid_ns) {
+		if (unshare(CLONE_NEWPID) < 0) {
+			r->ns_errno = errno;
+			snprintf(r->ns_why, sizeof r->ns_why, "PID namespace: unshare(CLONE_NEWPID): %s", strerror(errno));
+			return 1;
+		}
+		r->host.pidns_made = true;
+	}
 	if (pl->net_ns) {
 		int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 		struct ifreq ifr;
@@ -540,4 +551,15 @@ out:
 	if (mask >= 0)
 		close(mask);
 	return rc;
+}
+
+int ns_proc(struct sb_err *err)
+{
+	/* The flags a host /proc carries (nosuid, nodev, noexec) must be
+	 * repeated: a user namespace locks them (fs/namespace.c
+	 * mnt_already_visible), and read-only like the rest of the root. */
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, NULL) < 0)
+		return sb_fail(err, ".no_survivors", "/proc", "mounting a /proc of the PID namespace failed: %s%s", strerror(errno),
+			       errno == EPERM ? " (the host's /proc is partly covered, as in some containers; \"mounts\":\"off\" uses a subreaper instead)" : "");
+	return 0;
 }

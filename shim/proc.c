@@ -202,16 +202,7 @@ int proc_session(struct run *r, struct sb_err *err)
 			}
 		}
 	}
-	if (p->die_with_parent) {
-		/* Set after any uid change (which clears it).  If the parent
-		 * died before this, no signal will ever come: compare with the
-		 * parent seen at start. */
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
-			return sb_fail(err, ".die_with_parent", NULL, "PR_SET_PDEATHSIG failed: %s", strerror(errno));
-		if (getppid() != r->parent)
-			return sb_fail(err, ".die_with_parent", NULL, "the parent (pid %d) exited before the command started", (int)r->parent);
-	}
-	return 0;
+	return life_watch(r, err);
 }
 
 static int cmp_int(const void *a, const void *b)

@@ -4,6 +4,7 @@
 #ifndef SB_SHIM_H
 #define SB_SHIM_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <linux/filter.h>
 #include <sys/types.h>
@@ -15,6 +16,12 @@
 #include "../policy/util.h"
 
 #define SB_VERSION "0.1.0"
+
+/* Which process the shim becomes (shim/life.c): the command itself
+ * (the default), or, for no_survivors, a supervisor outside with the
+ * sandbox below — a PID namespace's init and the command as pid 2, or
+ * the command under a subreaper. */
+enum life_mode { LIFE_EXEC, LIFE_PIDNS, LIFE_SUBREAPER };
 
 /* Everything the layers share, owned by main(); no globals. */
 struct run {
@@ -36,6 +43,10 @@ struct run {
 	bool tmp_known;
 	dev_t tmp_dev;
 	ino_t tmp_ino;
+	enum life_mode life;   /* set by life_split() */
+	int status_fd;         /* LIFE_PIDNS, below the supervisor: the pipe the init reports the command's wait status on; else -1 */
+	pid_t supervisor;      /* below the supervisor: its pid (LIFE_SUBREAPER: the parent to check) */
+	sigset_t sigmask;      /* below the supervisor: the signal mask at start, given back to the command */
 };
 
 /* shim/fsview.c: the real, read-only filesystem view for fit(). */
@@ -78,10 +89,10 @@ int proc_rlimits(struct run *r, struct sb_err *err);
  * r->env (owned by `r`, strings copied) from environ: clear + keep, then
  * unset, then TMPDIR/TMP/TEMP for `tmp`, then set.  Cannot fail (0). */
 int proc_env(struct run *r, struct sb_err *err);
-/* Step 2, after the user switch (a uid change clears PDEATHSIG): setsid()
- * for new_session (EPERM when already a process group leader);
- * PR_SET_PDEATHSIG(SIGKILL) for die_with_parent, refused when the parent
- * seen at start (r->parent) has already gone.  Errors name the key. */
+/* Step 2, after the user switch: setsid() for new_session (EPERM when
+ * already a process group leader: TIOCNOTTY instead), then life_watch()
+ * for die_with_parent (a uid change clears PDEATHSIG).  Errors name the
+ * key. */
 int proc_session(struct run *r, struct sb_err *err);
 /* Right after the profile is parsed, before the shim opens a descriptor
  * of its own (so none can have a kept number): fails naming
@@ -104,6 +115,43 @@ int proc_cwd(struct run *r, struct sb_err *err);
 int proc_tmp_open(const struct run *r, const char *t, const char *where, int flags,
 		  struct sb_err *err);
 
+/* shim/life.c: who ends the sandbox (die_with_parent, no_survivors).
+ * life_split(), right after ns_enter() and the plan made again if that
+ * failed: without no_survivors nothing (r->life = LIFE_EXEC).  With it,
+ * the shim forks once — after unshare(CLONE_NEWPID) the child is pid 1 of
+ * the namespace (LIFE_PIDNS), else this process becomes a subreaper
+ * (PR_SET_CHILD_SUBREAPER, LIFE_SUBREAPER) — and returns 0 in the child,
+ * which goes on with the pipeline.  The parent never returns: it drops
+ * its stdio (onto /dev/null) and every other descriptor, forwards
+ * SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1/2, SIGWINCH and SIGCONT
+ * unless the kernel sent them (SI_KERNEL: the terminal's, which reach
+ * the command directly), kills the sandbox when the parent's pidfd
+ * (pidfd_open, Linux 5.3) polls readable, and exits like the command: its
+ * code, or death by its signal (core dumps off).  Signals stay blocked
+ * in the child (r->sigmask holds the mask to give back).  Errors (-1 with
+ * `err`) name .no_survivors or .die_with_parent: the parent already gone,
+ * pipe, fork, prctl failures (errno's text). */
+int life_split(struct run *r, struct sb_err *err);
+/* Step 2, after the user switch (which clears PDEATHSIG).  LIFE_EXEC
+ * with die_with_parent: a watcher process polling pidfds of the parent
+ * and of the shim (double-forked: not the command's child; its own
+ * session; stdio on /dev/null; seccomp-confined to poll,
+ * pidfd_send_signal and exit) SIGKILLs the command when the parent
+ * process — not the thread that spawned the shim — ends, and exits with
+ * the command; Linux < 5.3 (ENOSYS): PR_SET_PDEATHSIG(SIGKILL), which
+ * follows the spawning thread.  Under a supervisor: PR_SET_PDEATHSIG on
+ * it.  Both refuse when the watched process has already gone (the parent
+ * seen at start, r->parent).  Returns 0 or -1 with `err`. */
+int life_watch(struct run *r, struct sb_err *err);
+/* Step 7, just before execve, confined: LIFE_PIDNS forks the command and
+ * stays as the init (reaps orphans, passes on what the supervisor
+ * forwards — sigqueue()d with a cookie, so a signal to the whole group
+ * is not passed twice — and reports the command's wait status on
+ * r->status_fd, then exits, which ends the namespace); never returns
+ * there.  The command (and LIFE_SUBREAPER's child) gets the original
+ * signal mask back.  Returns 0, or -1 with `err` when fork fails. */
+int life_exec(struct run *r, struct sb_err *err);
+
 /* shim/ns.c: unshare (mount, network; user when not root).  Returns 0,
  * -1 with `err` after a failure that left the namespaces half made, or 1
  * when unshare itself failed (nothing changed; errno in r->ns_errno). */
@@ -114,6 +162,15 @@ int ns_enter(struct run *r, struct sb_err *err);
  * (nothing mounted; errno in r->ns_errno, the step in r->ns_why) so the
  * caller may plan without. */
 int ns_mounts(struct run *r, struct sb_err *err);
+/* In the PID namespace's init (LIFE_PIDNS), before ns_mounts() so the
+ * plan's masks under /proc land on it: a fresh procfs on /proc (nosuid,
+ * nodev, noexec, read-only: the flags a user namespace locks on the
+ * host's must be repeated), so /proc lists only the sandbox's processes
+ * and /proc/PID matches getpid().  The kernel refuses it (EPERM) where
+ * the host's /proc is partly covered (fs/namespace.c
+ * mount_too_revealing: container runtimes mask /proc entries).  Returns
+ * 0 or -1 with `err` (.no_survivors, /proc). */
+int ns_proc(struct sb_err *err);
 
 /* shim/user.c: `user` (container entrypoints).  user_resolve(), before
  * fit: checks the shim runs as root with CAP_SETUID and CAP_SETGID and

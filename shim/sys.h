@@ -76,6 +76,24 @@ static inline int sb_openat2(int dfd, const char *path, struct sb_open_how *how)
 	return (int)syscall(__NR_openat2, dfd, path, how, sizeof *how);
 }
 
+/* pidfds: pidfd_send_signal Linux 5.1, pidfd_open 5.3 (ENOSYS before).
+ * A pidfd polls readable (POLLIN) once the whole process has exited
+ * (every thread: kernel/pid.c pidfd_poll), never for one thread. */
+#ifndef __NR_pidfd_send_signal
+#define __NR_pidfd_send_signal 424
+#endif
+#ifndef __NR_pidfd_open
+#define __NR_pidfd_open 434
+#endif
+static inline int sb_pidfd_open(pid_t pid, unsigned flags)
+{
+	return (int)syscall(__NR_pidfd_open, pid, flags);
+}
+static inline int sb_pidfd_send_signal(int pidfd, int sig, void *info, unsigned flags)
+{
+	return (int)syscall(__NR_pidfd_send_signal, pidfd, sig, info, flags);
+}
+
 /* New mount API (Linux 5.2; mount_setattr 5.12), include/uapi/linux/mount.h.
  * Own definitions: <linux/mount.h> and musl's <sys/mount.h> clash. */
 #define SB_OPEN_TREE_CLONE      1u

@@ -1,0 +1,491 @@
+/* Lifetime layer: who ends the sandbox, and how its end is reported.
+ *
+ *  - die_with_parent follows the parent *process*: PR_SET_PDEATHSIG fires
+ *    when the thread that forked the shim exits (a Python thread pool, or
+ *    asyncio.to_thread, spawning a server), so the shim watches a pidfd of
+ *    the parent instead, which polls readable only once every thread of it
+ *    has exited (kernel/pid.c pidfd_poll; pidfd_open is Linux 5.3).
+ *    Without no_survivors the shim becomes the command, so the watcher is
+ *    a separate process, double-forked (not the command's child: nothing
+ *    to reap), in its own session (no terminal signals), holding nothing
+ *    but two pidfds, confined to poll, kill and exit.
+ *  - no_survivors: the shim stays outside as a supervisor (the caller's
+ *    child, with the caller's pid for the sandbox) and forks.  With a PID
+ *    namespace the child is its pid 1, a minimal init confined like the
+ *    command, which forks the command as pid 2, reaps orphans and ends
+ *    the namespace when the command ends (the kernel then SIGKILLs every
+ *    process left in it: zap_pid_ns_processes).  Without one the
+ *    supervisor is a subreaper (PR_SET_CHILD_SUBREAPER, Linux 3.4) and
+ *    kills the descendants left when the command ends.
+ *
+ * Signals the supervisor receives are forwarded (FORWARDED below) unless
+ * the kernel sent them (SI_KERNEL: the terminal's Ctrl-C, Ctrl-\, resize
+ * and hang-up go to the whole foreground process group, the command
+ * included).  The command's exit status comes back exactly: a code as
+ * that code, a death by signal N as a death by N (core dumps not
+ * repeated). */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "shim.h"
+#include "sys.h"
+
+/* What the supervisor passes on to the command (DESIGN.md; job control
+ * signals are left to their default: the supervisor stops with the
+ * terminal's Ctrl-Z, so a shell sees its job stop). */
+static const int FORWARDED[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1,
+				SIGUSR2, SIGWINCH, SIGCONT};
+/* sigqueue() value marking a signal the supervisor forwarded to the
+ * init: the init passes on only those (a signal sent to the whole
+ * process group reaches the init too, and must not reach the command a
+ * second time through it). */
+#define FORWARD_COOKIE 0x5b0f1de5
+
+static void forwarded_set(sigset_t *s)
+{
+	sigemptyset(s);
+	for (size_t i = 0; i < sizeof FORWARDED / sizeof FORWARDED[0]; i++)
+		sigaddset(s, FORWARDED[i]);
+	sigaddset(s, SIGCHLD);
+}
+
+/* Close every descriptor above 2 but `a` and `b` (-1: none). */
+static void close_others(int a, int b)
+{
+	int k[2] = {a < b ? a : b, a < b ? b : a};
+	unsigned from = 3;
+	for (int i = 0; i < 2; i++) {
+		if (k[i] < 3)
+			continue;
+		if ((unsigned)k[i] > from && sb_close_range(from, (unsigned)k[i] - 1, 0) < 0)
+			for (int fd = (int)from; fd < k[i]; fd++)
+				close(fd);
+		from = (unsigned)k[i] + 1;
+	}
+	if (sb_close_range(from, ~0U, 0) < 0) {
+		/* close_range is Linux 5.9: the slow way, up to the limit */
+		struct rlimit rl;
+		long max = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 65536 ? (long)rl.rlim_cur : 65536;
+		for (long fd = from; fd < max; fd++)
+			close((int)fd);
+	}
+}
+
+/* stdin, stdout and stderr onto /dev/null (closed if it cannot be
+ * opened): a process that stays behind must not delay the parent's end
+ * of file, nor keep a pipe's reader alive. */
+static void drop_stdio(void)
+{
+	int n = open("/dev/null", O_RDWR | O_CLOEXEC);
+	for (int fd = 0; fd < 3; fd++) {
+		if (n >= 0 && n != fd)
+			dup3(n, fd, 0);
+		else if (n < 0)
+			close(fd);
+	}
+	if (n > 2)
+		close(n);
+}
+
+/* End this process the way the command ended (wait status `st`): the
+ * same exit code, or death by the same signal with core dumps off (the
+ * command dumped its own core, if any; a second one of the shim would
+ * land in the caller's directory). */
+static _Noreturn void end_like(int st)
+{
+	if (WIFEXITED(st))
+		_exit(WEXITSTATUS(st));
+	int sig = WIFSIGNALED(st) ? WTERMSIG(st) : SIGKILL;
+	struct rlimit none = {0, 0};
+	setrlimit(RLIMIT_CORE, &none);
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	signal(sig, SIG_DFL);
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, sig);
+	sigprocmask(SIG_UNBLOCK, &s, NULL);
+	kill(getpid(), sig);
+	_exit(128 + sig); /* (a signal whose default is not to terminate) */
+}
+
+/* Subreaper: SIGKILL every child until none is left.  A killed child's
+ * own children are reparented here before it can be reaped (exit_notify),
+ * so each round reaches one generation further; a process only escapes
+ * by not being a descendant.  `proc`: a descriptor of /proc opened
+ * before the sandbox's mounts (which may cover /proc). */
+static void kill_descendants(int proc)
+{
+	pid_t me = getpid();
+	for (int round = 0; round < 100000; round++) {
+		int d = openat(proc, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		DIR *dir = d >= 0 ? fdopendir(d) : NULL;
+		if (!dir) {
+			if (d >= 0)
+				close(d);
+			/* no /proc: kill and reap what waitpid names */
+			while (waitpid(-1, NULL, 0) > 0)
+				;
+			return;
+		}
+		pid_t kids[256];
+		size_t n = 0;
+		struct dirent *de;
+		while ((de = readdir(dir)) && n < sizeof kids / sizeof kids[0]) {
+			char path[300], buf[512];
+			if (de->d_name[0] < '1' || de->d_name[0] > '9')
+				continue;
+			snprintf(path, sizeof path, "%s/stat", de->d_name);
+			int f = openat(proc, path, O_RDONLY | O_CLOEXEC);
+			if (f < 0)
+				continue;
+			ssize_t len = read(f, buf, sizeof buf - 1);
+			close(f);
+			if (len <= 0)
+				continue;
+			buf[len] = 0;
+			/* "pid (comm) S ppid": comm may hold spaces and ')' */
+			char *rp = strrchr(buf, ')');
+			int ppid;
+			char state;
+			if (rp && sscanf(rp + 1, " %c %d", &state, &ppid) == 2 && ppid == me)
+				kids[n++] = (pid_t)atoi(de->d_name);
+		}
+		closedir(dir);
+		for (size_t i = 0; i < n; i++)
+			kill(kids[i], SIGKILL);
+		for (size_t i = 0; i < n; i++)
+			while (waitpid(kids[i], NULL, 0) < 0 && errno == EINTR)
+				;
+		/* zombies that were not in the listing */
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		if (n == 0)
+			return;
+	}
+}
+
+/* The supervisor: forwards signals to `child`, kills it when the parent
+ * (pidfd `pfd`, -1 when not watched) has gone, and ends like the command.
+ * `status`: the read end of the init's status pipe (PID namespace), -1
+ * for a subreaper.  Never returns. */
+static _Noreturn void supervise(pid_t child, int pfd, int status, int proc)
+{
+	sigset_t set;
+	forwarded_set(&set);
+	int sfd = signalfd(-1, &set, SFD_CLOEXEC);
+	if (sfd < 0) {
+		/* cannot forward nor reap: end the sandbox rather than lose it */
+		kill(child, SIGKILL);
+		_exit(125);
+	}
+	int st = 0;
+	bool done = false, parent_gone = false;
+	while (!done) {
+		struct pollfd f[2] = {{sfd, POLLIN, 0}, {pfd, POLLIN, 0}};
+		if (poll(f, pfd >= 0 ? 2 : 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			/* cannot wait any more: end the sandbox, report its end */
+			kill(child, SIGKILL);
+			while (waitpid(child, &st, 0) < 0 && errno == EINTR)
+				;
+			break;
+		}
+		if (pfd >= 0 && (f[1].revents & (POLLIN | POLLHUP | POLLERR)) && !parent_gone) {
+			/* die_with_parent: everything goes (a PID namespace with
+			 * its init, a subreaper's descendants below) */
+			parent_gone = true;
+			kill(child, SIGKILL);
+		}
+		struct signalfd_siginfo si;
+		if (!(f[0].revents & POLLIN) || read(sfd, &si, sizeof si) != (ssize_t)sizeof si)
+			continue;
+		int sig = (int)si.ssi_signo;
+		if (sig == SIGCHLD) {
+			pid_t w;
+			int s;
+			while ((w = waitpid(-1, &s, WNOHANG)) > 0)
+				if (w == child) {
+					st = s;
+					done = true;
+				}
+			continue;
+		}
+		if (si.ssi_code == SI_KERNEL)
+			continue; /* the terminal's: the command has it already */
+		if (status >= 0) {
+			union sigval v = {.sival_int = FORWARD_COOKIE};
+			sigqueue(child, sig, v);
+		} else {
+			kill(child, sig);
+		}
+	}
+	if (status >= 0) {
+		/* the init's report of the command's wait status; none when
+		 * it ended before starting the command (its own 125 and
+		 * message then) */
+		int cs;
+		if (read(status, &cs, sizeof cs) == (ssize_t)sizeof cs)
+			st = cs;
+	} else {
+		kill_descendants(proc);
+	}
+	end_like(st);
+}
+
+int life_split(struct run *r, struct sb_err *err)
+{
+	const struct profile *p = r->prof;
+	r->life = LIFE_EXEC;
+	r->status_fd = -1;
+	if (!p->no_survivors)
+		return 0;
+	r->life = r->host.pidns_made ? LIFE_PIDNS : LIFE_SUBREAPER;
+	int pfd = -1;
+	if (p->die_with_parent) {
+		pfd = sb_pidfd_open(r->parent, 0);
+		/* ENOSYS: Linux < 5.3; the child's PR_SET_PDEATHSIG on this
+		 * process, and this one's on its parent (life_watch), instead */
+		if (pfd < 0 && errno != ENOSYS)
+			return sb_fail(err, ".die_with_parent", NULL, "cannot watch the parent (pid %d): %s", (int)r->parent, strerror(errno));
+		if (pfd < 0 && prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+			return sb_fail(err, ".die_with_parent", NULL, "PR_SET_PDEATHSIG failed: %s", strerror(errno));
+		/* a pid reused after the parent was reaped would not be ours:
+		 * still our parent now, so the pidfd names it */
+		if (getppid() != r->parent) {
+			if (pfd >= 0)
+				close(pfd);
+			return sb_fail(err, ".die_with_parent", NULL, "the parent (pid %d) exited before the command started", (int)r->parent);
+		}
+	}
+	int sp[2] = {-1, -1};
+	if (r->life == LIFE_PIDNS && pipe2(sp, O_CLOEXEC) < 0)
+		return sb_fail(err, ".no_survivors", NULL, "a pipe for the exit status: %s", strerror(errno));
+	/* /proc as it is now, before mounts may cover it: the subreaper
+	 * lists its children there */
+	int proc = r->life == LIFE_SUBREAPER ? open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+	/* A terminal in this session: the init and the command stay in
+	 * this process group, which the terminal's signals and job control
+	 * address.  None: their own group, so a signal to this one's whole
+	 * group (killpg by the caller) reaches the command once, forwarded. */
+	int tty = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC);
+	bool own_group = tty < 0 && !p->new_session;
+	if (tty >= 0)
+		close(tty);
+	/* Blocked before the fork, so nothing sent meanwhile is lost: the
+	 * supervisor reads them from a signalfd, the init with sigwaitinfo,
+	 * and the command gets the original mask back before execve. */
+	sigset_t set;
+	forwarded_set(&set);
+	sigprocmask(SIG_BLOCK, &set, &r->sigmask);
+	if (r->life == LIFE_SUBREAPER && prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
+		return sb_fail(err, ".no_survivors", NULL, "PR_SET_CHILD_SUBREAPER failed: %s", strerror(errno));
+	pid_t self = getpid();
+	pid_t c = fork();
+	if (c < 0)
+		return sb_fail(err, ".no_survivors", NULL, "fork failed: %s", strerror(errno));
+	if (c == 0) {
+		if (pfd >= 0)
+			close(pfd);
+		if (proc >= 0)
+			close(proc);
+		if (sp[0] >= 0)
+			close(sp[0]);
+		r->status_fd = sp[1];
+		r->supervisor = self;
+		if (own_group)
+			setpgid(0, 0);
+		return 0;
+	}
+	if (sp[1] >= 0)
+		close(sp[1]);
+	/* Out of the way: no stdio (the parent's end of file comes when the
+	 * sandbox's copies close), no other inherited descriptor, no
+	 * working directory pinned. */
+	if (chdir("/") < 0) {
+		/* (a cwd that cannot be left only pins a directory) */
+	}
+	drop_stdio();
+	int keep_a = pfd, keep_b = sp[0] >= 0 ? sp[0] : proc;
+	close_others(keep_a, keep_b);
+	supervise(c, pfd, sp[0], proc);
+}
+
+/* The die_with_parent watcher: the command's end ends it; the parent's
+ * end (pidfd `parent`) kills the command (pidfd `cmd`). */
+static _Noreturn void watcher(int parent, int cmd)
+{
+	setsid();
+	prctl(PR_SET_NAME, "__sandbox:watch", 0, 0, 0);
+	if (chdir("/") < 0) {
+		/* (only pins a directory) */
+	}
+	drop_stdio();
+	close_others(parent, cmd);
+	/* Nothing but waiting and one kill from here: a filter allowing
+	 * only that (its own, since the sandbox's is not installed yet and
+	 * would not apply anyway: this process never executes anything). */
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+#ifdef __NR_poll
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_poll, 5, 0),
+#else
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_ppoll, 5, 0),
+#endif
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_ppoll, 4, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_pidfd_send_signal, 3, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_exit_group, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_restart_syscall, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {(unsigned short)(sizeof f / sizeof f[0]), f};
+	/* (the architecture is not checked: every call this filter allows
+	 * is harmless under any numbering, and anything else is killed) */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0)
+		prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+	for (;;) {
+		struct pollfd w[2] = {{parent, POLLIN, 0}, {cmd, POLLIN, 0}};
+		if (poll(w, 2, -1) < 0)
+			continue; /* EINTR: nothing is caught here, but be safe */
+		if (w[1].revents)
+			_exit(0);
+		if (w[0].revents) {
+			sb_pidfd_send_signal(cmd, SIGKILL, NULL, 0);
+			_exit(0);
+		}
+	}
+}
+
+/* die_with_parent without no_survivors: start the watcher; ENOSYS
+ * (Linux < 5.3): PR_SET_PDEATHSIG as the fallback, which follows the
+ * parent's thread (README "Known limits"). */
+static int watch_parent(struct run *r, struct sb_err *err)
+{
+	int parent = sb_pidfd_open(r->parent, 0);
+	if (parent < 0 && errno != ENOSYS)
+		return sb_fail(err, ".die_with_parent", NULL, "cannot watch the parent (pid %d): %s", (int)r->parent, strerror(errno));
+	if (parent < 0 && prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+		return sb_fail(err, ".die_with_parent", NULL, "PR_SET_PDEATHSIG failed: %s", strerror(errno));
+	/* still our parent after the pidfd was opened: it names the parent
+	 * (and with PDEATHSIG set, a later exit will be seen) */
+	if (getppid() != r->parent) {
+		if (parent >= 0)
+			close(parent);
+		return sb_fail(err, ".die_with_parent", NULL, "the parent (pid %d) exited before the command started", (int)r->parent);
+	}
+	if (parent < 0)
+		return 0;
+	int cmd = sb_pidfd_open(getpid(), 0);
+	if (cmd < 0) {
+		int e = errno;
+		close(parent);
+		return sb_fail(err, ".die_with_parent", NULL, "a pidfd of the shim: %s", strerror(e));
+	}
+	pid_t a = fork();
+	if (a == 0) {
+		pid_t w = fork();
+		if (w == 0)
+			watcher(parent, cmd);
+		_exit(w < 0 ? 1 : 0);
+	}
+	int e = errno, st = 0;
+	close(parent);
+	close(cmd);
+	if (a < 0)
+		return sb_fail(err, ".die_with_parent", NULL, "starting the parent watcher: fork failed: %s", strerror(e));
+	while (waitpid(a, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return sb_fail(err, ".die_with_parent", NULL, "starting the parent watcher: fork failed");
+	return 0;
+}
+
+int life_watch(struct run *r, struct sb_err *err)
+{
+	if (r->life == LIFE_EXEC)
+		return r->prof->die_with_parent ? watch_parent(r, err) : 0;
+	/* Under a supervisor, always: with it gone the sandbox could
+	 * neither be stopped nor report its end.  Its only thread is the
+	 * one that forked us, so PDEATHSIG means the process here.  Set
+	 * after the user switch (which clears it), then checked: a
+	 * supervisor gone already sent nothing. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+		return sb_fail(err, ".no_survivors", NULL, "PR_SET_PDEATHSIG failed: %s", strerror(errno));
+	bool gone;
+	if (r->life == LIFE_SUBREAPER) {
+		gone = getppid() != r->supervisor;
+	} else {
+		/* pid 1 sees no parent pid: the status pipe's reader is gone */
+		struct pollfd f = {r->status_fd, POLLOUT, 0};
+		gone = poll(&f, 1, 0) == 1 && (f.revents & POLLERR);
+	}
+	if (gone)
+		return sb_fail(err, ".no_survivors", NULL, "the shim's supervisor exited before the command started");
+	return 0;
+}
+
+/* The init (pid 1 of the namespace): reaps every orphan, passes on what
+ * the supervisor forwards, and reports the command's wait status when
+ * it ends; its exit ends the namespace.  Runs confined like the command
+ * (Landlock, seccomp, the final user), executes nothing. */
+static _Noreturn void init_loop(int status, pid_t cmd)
+{
+	/* the caller's end of file must not wait for this process */
+	close(0);
+	close(1);
+	close(2);
+	close_others(status, -1);
+	sigset_t set;
+	forwarded_set(&set);
+	for (;;) {
+		siginfo_t si;
+		int sig = sigwaitinfo(&set, &si);
+		if (sig < 0)
+			continue;
+		if (sig == SIGCHLD) {
+			pid_t w;
+			int st;
+			while ((w = waitpid(-1, &st, WNOHANG)) > 0)
+				if (w == cmd) {
+					ssize_t n = write(status, &st, sizeof st);
+					_exit(n == (ssize_t)sizeof st ? 0 : 125);
+				}
+			continue;
+		}
+		if (si.si_code == SI_QUEUE && si.si_value.sival_int == FORWARD_COOKIE)
+			kill(cmd, sig);
+	}
+}
+
+int life_exec(struct run *r, struct sb_err *err)
+{
+	if (r->life == LIFE_EXEC)
+		return 0;
+	if (r->life == LIFE_PIDNS) {
+		pid_t g = fork();
+		if (g < 0)
+			return sb_fail(err, ".no_survivors", NULL, "starting the command under the init: fork failed: %s", strerror(errno));
+		if (g > 0)
+			init_loop(r->status_fd, g);
+	}
+	/* the command: the signal mask it would have had */
+	sigprocmask(SIG_SETMASK, &r->sigmask, NULL);
+	return 0;
+}
