@@ -249,6 +249,27 @@ static _Noreturn void supervise(pid_t child, int pfd, int status, int proc)
 	end_like(st);
 }
 
+/* A pidfd of the parent seen at start into *fd, checked to be still our
+ * parent after it was opened (a pid reused after the parent was reaped
+ * would not be ours).  ENOSYS (Linux < 5.3): *fd = -1 and
+ * PR_SET_PDEATHSIG(SIGKILL) instead, which follows the thread that
+ * forked the shim (README "Known limits").  0, or -1 with `err`. */
+static int watch_open(const struct run *r, int *fd, struct sb_err *err)
+{
+	*fd = sb_pidfd_open(r->parent, 0);
+	if (*fd < 0 && errno == ENOSYS && prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+		return sb_fail(err, ".die_with_parent", NULL, "PR_SET_PDEATHSIG failed: %s", strerror(errno));
+	if (*fd < 0 && errno != ENOSYS && errno != ESRCH)
+		return sb_fail(err, ".die_with_parent", NULL, "cannot watch the parent (pid %d): %s", (int)r->parent, strerror(errno));
+	if ((*fd < 0 && errno == ESRCH) || getppid() != r->parent) {
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
+		return sb_fail(err, ".die_with_parent", NULL, "the parent (pid %d) exited before the command started", (int)r->parent);
+	}
+	return 0;
+}
+
 int life_split(struct run *r, struct sb_err *err)
 {
 	const struct profile *p = r->prof;
@@ -258,22 +279,8 @@ int life_split(struct run *r, struct sb_err *err)
 		return 0;
 	r->life = r->host.pidns_made ? LIFE_PIDNS : LIFE_SUBREAPER;
 	int pfd = -1;
-	if (p->die_with_parent) {
-		pfd = sb_pidfd_open(r->parent, 0);
-		/* ENOSYS: Linux < 5.3; the child's PR_SET_PDEATHSIG on this
-		 * process, and this one's on its parent (life_watch), instead */
-		if (pfd < 0 && errno != ENOSYS)
-			return sb_fail(err, ".die_with_parent", NULL, "cannot watch the parent (pid %d): %s", (int)r->parent, strerror(errno));
-		if (pfd < 0 && prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
-			return sb_fail(err, ".die_with_parent", NULL, "PR_SET_PDEATHSIG failed: %s", strerror(errno));
-		/* a pid reused after the parent was reaped would not be ours:
-		 * still our parent now, so the pidfd names it */
-		if (getppid() != r->parent) {
-			if (pfd >= 0)
-				close(pfd);
-			return sb_fail(err, ".die_with_parent", NULL, "the parent (pid %d) exited before the command started", (int)r->parent);
-		}
-	}
+	if (p->die_with_parent && watch_open(r, &pfd, err))
+		return -1;
 	int sp[2] = {-1, -1};
 	if (r->life == LIFE_PIDNS && pipe2(sp, O_CLOEXEC) < 0)
 		return sb_fail(err, ".no_survivors", NULL, "a pipe for the exit status: %s", strerror(errno));
@@ -373,23 +380,13 @@ static _Noreturn void watcher(int parent, int cmd)
 	}
 }
 
-/* die_with_parent without no_survivors: start the watcher; ENOSYS
- * (Linux < 5.3): PR_SET_PDEATHSIG as the fallback, which follows the
- * parent's thread (README "Known limits"). */
+/* die_with_parent without no_survivors: start the watcher (or, before
+ * Linux 5.3, PR_SET_PDEATHSIG: watch_open). */
 static int watch_parent(struct run *r, struct sb_err *err)
 {
-	int parent = sb_pidfd_open(r->parent, 0);
-	if (parent < 0 && errno != ENOSYS)
-		return sb_fail(err, ".die_with_parent", NULL, "cannot watch the parent (pid %d): %s", (int)r->parent, strerror(errno));
-	if (parent < 0 && prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
-		return sb_fail(err, ".die_with_parent", NULL, "PR_SET_PDEATHSIG failed: %s", strerror(errno));
-	/* still our parent after the pidfd was opened: it names the parent
-	 * (and with PDEATHSIG set, a later exit will be seen) */
-	if (getppid() != r->parent) {
-		if (parent >= 0)
-			close(parent);
-		return sb_fail(err, ".die_with_parent", NULL, "the parent (pid %d) exited before the command started", (int)r->parent);
-	}
+	int parent;
+	if (watch_open(r, &parent, err))
+		return -1;
 	if (parent < 0)
 		return 0;
 	int cmd = sb_pidfd_open(getpid(), 0);

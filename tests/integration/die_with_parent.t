@@ -97,4 +97,97 @@ for who in $USERS; do
 		done
 	done
 done
+# The parent is a process, not a thread.  A Python parent that spawns the
+# server from a worker thread which then ends (a thread pool,
+# asyncio.to_thread) keeps its server — PR_SET_PDEATHSIG would fire on
+# the thread's end; the Python process killed takes the server down, with
+# and without no_survivors.  The watcher doing it is not the command's
+# child, holds no stdio, and leaves with the command.
+PY=/usr/bin/python3
+cat >"$T/thread.py" <<'EOF'
+import os, subprocess, sys, threading, time
+sb, prof, pidfile, mark = sys.argv[1:5]
+box = {}
+def spawn():
+    p = subprocess.Popen([sb, prof, "--", "sleep", mark], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL)
+    box["p"] = p
+    # the thread lives until the server runs: it is then the parent
+    for _ in range(400):
+        if os.popen("pgrep -f '^sleep %s$'" % mark).read().strip():
+            break
+        time.sleep(0.05)
+t = threading.Thread(target=spawn)
+t.start()
+t.join()
+open(pidfile + ".tmp", "w").write("%d %d\n" % (os.getpid(), box["p"].pid))
+os.rename(pidfile + ".tmp", pidfile)
+time.sleep(300)
+EOF
+chmod 644 "$T/thread.py"
+# running MARK — how many "sleep MARK" run (zombies have no command line)
+running() { pgrep -cf "^sleep $1\$"; }
+# watcher_of PID — the die_with_parent watcher holding a pidfd of PID
+watcher_of() {
+	local w f
+	for w in $(pgrep -x '__sandbox:watch'); do
+		for f in /proc/"$w"/fdinfo/*; do
+			grep -qx "Pid:[[:space:]]*$1" "$f" 2>/dev/null && { echo "$w"; return; }
+		done
+	done
+}
+n=0
+for who in $USERS; do
+	[ -x $PY ] || { skip "$who: $PY is not installed"; continue; }
+	for opt in default no_survivors; do
+		n=$((n + 1))
+		mark=$((31900 + n))
+		t="$who/$opt"
+		ws=$(mkws "$who" "dwp-thread-$opt")
+		if [ $opt = default ]; then p=$(prof default "$ws"); else p=$(prof default "$ws" '"no_survivors":true'); fi
+		as "$who" $PY "$T/thread.py" "$SB" "$p" "$ws/pids" "$mark" </dev/null >/dev/null 2>"$ws/err" &
+		for ((i = 0; i < 200; i++)); do [ -s "$ws/pids" ] && break; sleep 0.05; done
+		py= shim=
+		read -r py shim <"$ws/pids" 2>/dev/null
+		if [ -z "$shim" ]; then not_ok "$t: Python thread parent: the server started"; diag "$(cat "$ws/err")"; continue; fi
+		# one second after its thread ended, the server runs on
+		sleep 1
+		check "$t: Python parent spawning from a worker thread that ended: the server keeps running" 1 "$(running $mark)"
+		w=
+		if [ $opt = default ]; then
+			w=$(watcher_of "$shim")
+			if [ -n "$w" ]; then
+				ok "$t: a watcher holds a pidfd of the command"
+				check "$t: ... it is not the command's child" "" "$(cat /proc/"$shim"/task/*/children 2>/dev/null | tr -d ' ')"
+				check "$t: ... its own session" "$w" "$(ps -o sid= -p "$w" | tr -d ' ')"
+				check "$t: ... stdin, stdout, stderr on /dev/null" "/dev/null /dev/null /dev/null" \
+					"$(echo $(readlink /proc/"$w"/fd/0 /proc/"$w"/fd/1 /proc/"$w"/fd/2))"
+				check "$t: ... and nothing else but two pidfds" "anon_inode:[pidfd] anon_inode:[pidfd]" \
+					"$(for f in /proc/"$w"/fd/*; do case ${f##*/} in [012]) ;; *) readlink "$f" ;; esac; done | sort | tr '\n' ' ' | sed 's/ $//')"
+			else
+				not_ok "$t: a watcher holds a pidfd of the command"
+			fi
+		fi
+		kill -9 "$py"
+		wait 2>/dev/null
+		gone=no
+		for ((i = 0; i < 100; i++)); do [ "$(running $mark)" = 0 ] && { gone=yes; break; }; sleep 0.05; done
+		check "$t: the Python parent process killed: the server is gone within 5 s" yes "$gone"
+		if [ -n "$w" ]; then
+			left=yes
+			for ((i = 0; i < 100; i++)); do [ -d /proc/"$w" ] || { left=no; break; }; sleep 0.05; done
+			check "$t: ... and the watcher with it" no "$left"
+		fi
+		pkill -9 -f "^sleep $mark\$" 2>/dev/null
+	done
+	# the watcher leaves when the command ends by itself
+	ws=$(mkws "$who" dwp-watch-end)
+	as "$who" "$SB" "$(prof default "$ws")" -- sh -c 'echo $$ >"$1/pid"; exec sleep 1' sh "$ws" </dev/null >/dev/null 2>&1 &
+	for ((i = 0; i < 100; i++)); do [ -s "$ws/pid" ] && break; sleep 0.05; done
+	w=$(watcher_of "$(cat "$ws/pid" 2>/dev/null)")
+	wait
+	left=yes
+	for ((i = 0; i < 100; i++)); do [ -n "$w" ] && [ -d /proc/"$w" ] || { left=no; break; }; sleep 0.05; done
+	if [ -n "$w" ]; then check "$who: the watcher exits when the command ends" no "$left"; else not_ok "$who: the watcher of a running command is found"; fi
+done
 done_testing
