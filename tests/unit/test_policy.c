@@ -414,6 +414,7 @@ static void test_parse_errors(void)
 		{"{'writable':[5]}", ".writable[0]", "must be a string, not an integer", NULL},
 		{"{'die_with_parent':'yes'}", ".die_with_parent", "must be a boolean, not a string", NULL},
 		{"{'new_session':null}", ".new_session", "must be a boolean, not null", NULL},
+		{"{'no_survivors':'pid'}", ".no_survivors", "must be a boolean, not a string", NULL},
 		{"{'env':{'set':{'X':1}}}", ".env.set.X", "must be a string, not an integer", NULL},
 		{"{'readable':['/usr','usr/lib']}", ".readable[1]", "must be an absolute path", "usr/lib"},
 		{"{'readable':['']}", ".readable[0]", "must not be empty", NULL},
@@ -666,7 +667,8 @@ static void test_defaults(void)
 		       strcmp(p.protect.v[np], profile_default_protect[np]) == 0;
 	ok(same && np == p.protect.n && np > 0 && !p.protect_set,
 	   "protect is the built-in list, not marked as given");
-	ok(p.die_with_parent && !p.new_session, "die_with_parent true, new_session false");
+	ok(p.die_with_parent && !p.new_session && !p.no_survivors,
+	   "die_with_parent true, new_session false, no_survivors false");
 	ok(p.network == NET_OFF && !p.tcp_bind.set && !p.tcp_connect.set,
 	   "network off, no port lists");
 	ok(p.unix_sockets == UNIX_SCOPED && p.signals == SIG_SCOPED,
@@ -711,6 +713,52 @@ static void test_speccoder(void)
 	run_fit(&r, "{'writable':['/w'],'tmp':'/tmp'}", &h, &big_fs);
 	const struct ll_path_rule *t = r.rc == 0 ? find_rule(&r.pl, "/tmp", ".tmp") : NULL;
 	ok(t && !t->create_dir, "existing tmp /tmp: rule not marked create_dir");
+	run_free(&r);
+}
+
+/* no_survivors: a PID namespace exactly when there is a mount namespace
+ * (or the run already made one), else a subreaper with one notice naming
+ * why; the plan JSON says which. */
+static void test_survivors(void)
+{
+	struct host h = host_abi(7), none = host_abi(7), made = host_abi(7);
+	none.mounts = false;
+	none.mounts_errno = EPERM;
+	made.mounts = false;
+	made.pidns_made = true;
+	struct run r;
+	const char *prof = "{'writable':['/w'],'no_survivors':true,'unenforced':{'workspace_sockets':true}}";
+	const struct { const char *name; const struct host *h; const char *extra; bool pid; const char *why; } c[] = {
+		{"namespaces", &h, "", true, NULL},
+		{"mounts off", &h, ",'mounts':'off'", false, "(mounts \"off\")"},
+		{"no namespace", &none, "", false, "(no mount namespace here: Operation not permitted)"},
+		{"planned again in its PID namespace", &made, "", true, NULL},
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		char sq[512];
+		snprintf(sq, sizeof sq, "%.*s%s}", (int)strlen(prof) - 1, prof, c[i].extra);
+		run_fit(&r, sq, c[i].h, &big_fs);
+		if (fit_ok(&r, c[i].name)) {
+			ok(r.pl.pid_ns == c[i].pid, "%s: pid_ns %d", c[i].name, c[i].pid);
+			bool said = false, named = false;
+			for (size_t k = 0; k < r.pl.notices.n; k++)
+				if (strstr(r.pl.notices.v[k], ".no_survivors: no PID namespace")) {
+					said = true;
+					named = c[i].why && strstr(r.pl.notices.v[k], c[i].why);
+				}
+			ok(said == !c[i].pid && (c[i].pid || named), "%s: %s", c[i].name,
+			   c[i].pid ? "no notice" : "one notice naming the subreaper and why");
+			char *js = plan_json(&r.pl);
+			ok(js && strstr(js, c[i].pid ? "\"no_survivors\": \"pid_namespace\"" : "\"no_survivors\": \"subreaper\""),
+			   "%s: the plan JSON names the mechanism", c[i].name);
+			free(js);
+		}
+		run_free(&r);
+	}
+	run_fit(&r, "{'writable':['/w'],'unenforced':{'workspace_sockets':true}}", &h, &big_fs);
+	char *js = r.rc == 0 ? plan_json(&r.pl) : NULL;
+	ok(js && !r.pl.pid_ns && strstr(js, "\"no_survivors\": false"), "absent: no PID namespace, JSON false");
+	free(js);
 	run_free(&r);
 }
 
@@ -2113,6 +2161,7 @@ int main(void)
 	test_parse_accepts();
 	test_defaults();
 	test_speccoder();
+	test_survivors();
 	test_fit_no_landlock();
 	test_fit_abi_gaps();
 	test_fit_dev_exclusion();
