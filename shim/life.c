@@ -28,6 +28,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <poll.h>
@@ -348,7 +349,19 @@ static _Noreturn void watcher(int parent, int cmd)
 	/* Nothing but waiting and one kill from here: a filter allowing
 	 * only that (its own, since the sandbox's is not installed yet and
 	 * would not apply anyway: this process never executes anything). */
+#if defined(__x86_64__)
+#define WATCH_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define WATCH_ARCH AUDIT_ARCH_AARCH64
+#endif
 	struct sock_filter f[] = {
+#ifdef WATCH_ARCH
+		/* another architecture's numbering (i386 through int 0x80,
+		 * x32 with bit 30): killed */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, WATCH_ARCH, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+#endif
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 #ifdef __NR_poll
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_poll, 5, 0),
@@ -363,8 +376,7 @@ static _Noreturn void watcher(int parent, int cmd)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = {(unsigned short)(sizeof f / sizeof f[0]), f};
-	/* (the architecture is not checked: every call this filter allows
-	 * is harmless under any numbering, and anything else is killed) */
+	/* (x32 numbers, bit 30 set, match none of the allowed ones) */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0)
 		prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
 	for (;;) {

@@ -1403,6 +1403,49 @@ host_replace() {
 	done
 }
 
+# ---- no_survivors: a PID namespace (mount mode) or a subreaper -----------
+# alive_sleep SECS — pids of a running "busybox sleep SECS" (zombies have
+# an empty command line)
+alive_sleep() {
+	for d in /proc/[0-9]*; do
+		[ "$(tr '\0' ' ' <"$d/cmdline" 2>/dev/null)" = "$BB sleep $1 " ] && echo "${d#/proc/}"
+	done
+}
+survivors() {
+	section
+	who=$1
+	ws=$(mkws "$who" surv)
+	eval "m=\$MNT_$who"
+	for mounts in auto off; do
+		p="{$UNF,\"writable\":[\"$ws\"],\"no_survivors\":true,\"mounts\":\"$mounts\"}"
+		LAST_PROF=$p
+		out=$(as "$who" "$SB" "$p" -- "$BB" sh -c 'echo $$; exit 3' 2>"$W/err")
+		check "$who/mounts $mounts: no_survivors: the command's exit status 3 comes back" 3 "$?"
+		if [ "$m" = yes ] && [ $mounts = auto ]; then
+			check "$who/mounts $mounts: no_survivors: the command is pid 2 of a PID namespace" 2 "$out"
+			n=$(as "$who" "$SB" "$p" -- "$BB" sh -c 'ls /proc | grep -c "^[0-9]*$"' 2>"$W/err")
+			check "$who/mounts $mounts: ... and /proc lists only the sandbox (the init, the shell, ls, grep)" 4 "$n"
+			cell="PID namespace (command pid 2, fresh /proc)"
+		else
+			case $out in 2 | "") not_ok "$who/mounts $mounts: no_survivors without a PID namespace: the host's pid"; diag "got: $out" ;;
+			*) ok "$who/mounts $mounts: no_survivors without a PID namespace: the host's pid ($out)" ;; esac
+			check_prefix "$who/mounts $mounts: ... one notice names the subreaper" \
+				"__sandbox: notice: .no_survivors: no PID namespace (" "$(grep no_survivors "$W/err")"
+		fi
+		secs=$((2900 + N))
+		as "$who" "$SB" "$p" -- "$BB" sh -c "$BB sleep $secs & exit 0" </dev/null >/dev/null 2>"$W/err"
+		check "$who/mounts $mounts: no_survivors: a background child does not outlive the command" "" "$(alive_sleep $secs)"
+		for pid in $(alive_sleep $secs); do kill -9 "$pid"; done
+	done
+	# the control: without the option it does
+	secs=$((2900 + N))
+	as "$who" "$SB" "{$UNF,\"writable\":[\"$ws\"]}" -- "$BB" sh -c "$BB sleep $secs & exit 0" </dev/null >/dev/null 2>"$W/err"
+	left=$(alive_sleep $secs)
+	if [ -n "$left" ]; then ok "$who: control: without no_survivors the background child lives on"; else not_ok "$who: control: without no_survivors the background child lives on"; fi
+	for pid in $left; do kill -9 "$pid"; done
+	if [ "$m" = yes ]; then matrix "no_survivors ($who)" "$cell; mounts off: subreaper"; else matrix "no_survivors ($who)" "subreaper (no namespaces)"; fi
+}
+
 if [ "$ABI" -eq 0 ]; then
 	no_landlock
 else
@@ -1421,6 +1464,7 @@ else
 		udp_ports "$who"
 		mount_namespace "$who"
 		host_replace "$who"
+		survivors "$who"
 		one_line "$who"
 	done
 fi
