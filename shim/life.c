@@ -250,19 +250,28 @@ static _Noreturn void supervise(pid_t child, int pfd, int status, int proc)
 	end_like(st);
 }
 
+/* The fallback where no pidfd can be had: PR_SET_PDEATHSIG(SIGKILL),
+ * which follows the thread that forked the shim (README "Known limits").
+ * 0, or -1 with `err`. */
+static int pdeathsig(struct sb_err *err)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+		return sb_fail(err, ".die_with_parent", NULL, "PR_SET_PDEATHSIG failed: %s", strerror(errno));
+	return 0;
+}
+
 /* A pidfd of the parent seen at start into *fd, checked to be still our
  * parent after it was opened (a pid reused after the parent was reaped
- * would not be ours).  ENOSYS (Linux < 5.3): *fd = -1 and
- * PR_SET_PDEATHSIG(SIGKILL) instead, which follows the thread that
- * forked the shim (README "Known limits").  0, or -1 with `err`. */
+ * would not be ours).  No pidfd (ENOSYS before Linux 5.3; EPERM from a
+ * container runtime's seccomp profile older than the call): *fd = -1 and
+ * the PDEATHSIG fallback.  0, or -1 with `err`. */
 static int watch_open(const struct run *r, int *fd, struct sb_err *err)
 {
 	*fd = sb_pidfd_open(r->parent, 0);
-	if (*fd < 0 && errno == ENOSYS && prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
-		return sb_fail(err, ".die_with_parent", NULL, "PR_SET_PDEATHSIG failed: %s", strerror(errno));
-	if (*fd < 0 && errno != ENOSYS && errno != ESRCH)
-		return sb_fail(err, ".die_with_parent", NULL, "cannot watch the parent (pid %d): %s", (int)r->parent, strerror(errno));
-	if ((*fd < 0 && errno == ESRCH) || getppid() != r->parent) {
+	bool gone = *fd < 0 && errno == ESRCH;
+	if (*fd < 0 && !gone && pdeathsig(err))
+		return -1;
+	if (gone || getppid() != r->parent) {
 		if (*fd >= 0)
 			close(*fd);
 		*fd = -1;
@@ -392,8 +401,8 @@ static _Noreturn void watcher(int parent, int cmd)
 	}
 }
 
-/* die_with_parent without no_survivors: start the watcher (or, before
- * Linux 5.3, PR_SET_PDEATHSIG: watch_open). */
+/* die_with_parent without no_survivors: start the watcher (or
+ * PR_SET_PDEATHSIG where it cannot be had). */
 static int watch_parent(struct run *r, struct sb_err *err)
 {
 	int parent;
@@ -401,11 +410,12 @@ static int watch_parent(struct run *r, struct sb_err *err)
 		return -1;
 	if (parent < 0)
 		return 0;
+	/* (failing to start the watcher — a pidfd refused, fork refused
+	 * under a small rlimits.nproc — falls back as well) */
 	int cmd = sb_pidfd_open(getpid(), 0);
 	if (cmd < 0) {
-		int e = errno;
 		close(parent);
-		return sb_fail(err, ".die_with_parent", NULL, "a pidfd of the shim: %s", strerror(e));
+		return pdeathsig(err);
 	}
 	pid_t a = fork();
 	if (a == 0) {
@@ -414,15 +424,17 @@ static int watch_parent(struct run *r, struct sb_err *err)
 			watcher(parent, cmd);
 		_exit(w < 0 ? 1 : 0);
 	}
-	int e = errno, st = 0;
+	int st = 0;
 	close(parent);
 	close(cmd);
 	if (a < 0)
-		return sb_fail(err, ".die_with_parent", NULL, "starting the parent watcher: fork failed: %s", strerror(e));
+		return pdeathsig(err);
 	while (waitpid(a, &st, 0) < 0 && errno == EINTR)
 		;
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		return sb_fail(err, ".die_with_parent", NULL, "starting the parent watcher: fork failed");
+		return pdeathsig(err);
+	/* the watcher names a pidfd opened while the parent was still ours
+	 * (watch_open) */
 	return 0;
 }
 

@@ -138,8 +138,10 @@ int life_split(struct run *r, struct sb_err *err);
  * session; stdio on /dev/null; seccomp-confined to poll,
  * pidfd_send_signal and exit) SIGKILLs the command when the parent
  * process — not the thread that spawned the shim — ends, and exits with
- * the command; Linux < 5.3 (ENOSYS): PR_SET_PDEATHSIG(SIGKILL), which
- * follows the spawning thread.  Under a supervisor: PR_SET_PDEATHSIG on
+ * the command; where it cannot be had (no pidfd_open before Linux 5.3,
+ * or refused by an outer seccomp profile; fork refused under a small
+ * rlimits.nproc): PR_SET_PDEATHSIG(SIGKILL), which follows the spawning
+ * thread.  Under a supervisor: PR_SET_PDEATHSIG on
  * it.  Both refuse when the watched process has already gone (the parent
  * seen at start, r->parent).  Returns 0 or -1 with `err`. */
 int life_watch(struct run *r, struct sb_err *err);

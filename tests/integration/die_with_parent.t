@@ -189,5 +189,12 @@ for who in $USERS; do
 	left=yes
 	for ((i = 0; i < 100; i++)); do [ -n "$w" ] && [ -d /proc/"$w" ] || { left=no; break; }; sleep 0.05; done
 	if [ -n "$w" ]; then check "$who: the watcher exits when the command ends" no "$left"; else not_ok "$who: the watcher of a running command is found"; fi
+	# where the watcher cannot be started (fork refused: a process limit
+	# of 1 for uid 65534) the command still runs, under PR_SET_PDEATHSIG
+	if [ "$who" = nobody ]; then
+		ws=$(mkws "$who" dwp-nproc)
+		out=$(as "$who" "$SB" "$(prof default "$ws" '"rlimits":{"nproc":[1,1]}')" -- sh -c 'echo ran' </dev/null 2>"$T/err")
+		check "$who: the watcher cannot be forked (rlimits.nproc 1): the command runs anyway" "0 ran" "$? $out"
+	fi
 done
 done_testing
