@@ -196,10 +196,11 @@ static _Noreturn void supervise(pid_t child, int pfd, int status, int proc)
 		_exit(125);
 	}
 	int st = 0;
-	bool done = false, parent_gone = false;
+	bool done = false;
+	nfds_t nf = pfd >= 0 ? 2 : 1;
 	while (!done) {
 		struct pollfd f[2] = {{sfd, POLLIN, 0}, {pfd, POLLIN, 0}};
-		if (poll(f, pfd >= 0 ? 2 : 1, -1) < 0) {
+		if (poll(f, nf, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			/* cannot wait any more: end the sandbox, report its end */
@@ -208,10 +209,11 @@ static _Noreturn void supervise(pid_t child, int pfd, int status, int proc)
 				;
 			break;
 		}
-		if (pfd >= 0 && (f[1].revents & (POLLIN | POLLHUP | POLLERR)) && !parent_gone) {
+		if (nf == 2 && (f[1].revents & (POLLIN | POLLHUP | POLLERR))) {
 			/* die_with_parent: everything goes (a PID namespace with
-			 * its init, a subreaper's descendants below) */
-			parent_gone = true;
+			 * its init, a subreaper's descendants below); the pidfd
+			 * stays readable, so it is not polled again */
+			nf = 1;
 			kill(child, SIGKILL);
 		}
 		struct signalfd_siginfo si;

@@ -92,6 +92,37 @@ elif mode == "eof":
     running = p.poll() is None
     p.wait(timeout=20)
     print(data.decode().strip(), "%.1f" % t, "running" if running else "ended")
+elif mode == "tty":
+    # the shim on a terminal, leading its foreground group: Ctrl-C there
+    # reaches the command once (from the terminal, not forwarded again);
+    # a SIGUSR2 to the shim is forwarded
+    import pty, select
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(sb, [sb, prof, "--"] + rest)
+    buf = b""
+    def collect(until, secs):
+        global buf
+        end = time.monotonic() + secs
+        while until not in buf and time.monotonic() < end:
+            r, _, _ = select.select([fd], [], [], 0.1)
+            if r:
+                try:
+                    data = os.read(fd, 4096)
+                except OSError:
+                    return
+                if not data:
+                    return
+                buf += data
+    collect(b"ready", 20)
+    os.write(fd, b"\x03")
+    collect(b"never", 1.0)
+    ints = buf.count(b"got-INT")
+    os.kill(pid, signal.SIGUSR2)
+    collect(b"never", 3.0)
+    _, st = os.waitpid(pid, 0)
+    print("INT x%d" % ints, "bye" if b"bye" in buf else "no-bye",
+          "exit %d" % os.WEXITSTATUS(st) if os.WIFEXITED(st) else "signal %d" % os.WTERMSIG(st))
 elif mode == "spawn":
     open(rest[0] + ".pid", "w").write("%d\n" % os.getpid())
     p = subprocess.Popen([sb, prof, "--"] + rest[1:], stdin=subprocess.DEVNULL,
@@ -145,6 +176,8 @@ for who in $USERS; do
 		out=$(as "$who" $DRIVE forward "$SB" "$p" TERM INT HUP USR1 QUIT group:TERM group:USR2 -- sh -c "$TRAPS" 2>"$T/err" | tr '\n' ' ')
 		check "$t: SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGQUIT to the shim, SIGTERM and SIGUSR2 to its group: each reaches the command once" \
 			"got-TERM got-INT got-HUP got-USR1 got-QUIT got-TERM bye  exit 7 " "$out"
+		out=$(as "$who" $DRIVE tty "$SB" "$p" sh -c "$TRAPS" 2>&1)
+		check "$t: on a terminal: Ctrl-C reaches the command once, SIGUSR2 to the shim is forwarded" "INT x1 bye exit 7" "$out"
 		# (SIGALRM is not forwarded: it ends the shim; the parent sees that)
 		check_match "$t: ... SIGALRM, not forwarded, ends the sandbox" 'signal 14' "$(as "$who" $DRIVE forward "$SB" "$p" ALRM -- sh -c "$TRAPS" 2>&1 | tr '\n' ' ')"
 
