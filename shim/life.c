@@ -348,10 +348,17 @@ int life_split(struct run *r, struct sb_err *err)
 
 /* The die_with_parent watcher: the command's end ends it; the parent's
  * end (pidfd `parent`) kills the command (pidfd `cmd`). */
-static _Noreturn void watcher(int parent, int cmd)
+static _Noreturn void watcher(int parent, int cmd, char *args, size_t args_len)
 {
 	setsid();
 	prctl(PR_SET_NAME, "__sandbox:watch", 0, 0, 0);
+	/* /proc/PID/cmdline reads the argument area: no profile there (its
+	 * paths would make this look like part of the run, which it is not
+	 * for longer than the command) */
+	if (args && args_len > sizeof "__sandbox:watch") {
+		memset(args, 0, args_len);
+		memcpy(args, "__sandbox:watch", sizeof "__sandbox:watch");
+	}
 	if (chdir("/") < 0) {
 		/* (only pins a directory) */
 	}
@@ -423,7 +430,7 @@ static int watch_parent(struct run *r, struct sb_err *err)
 	if (a == 0) {
 		pid_t w = fork();
 		if (w == 0)
-			watcher(parent, cmd);
+			watcher(parent, cmd, r->args, r->args_len);
 		_exit(w < 0 ? 1 : 0);
 	}
 	int st = 0;

@@ -178,6 +178,18 @@ int main(int argc, char **argv)
 	struct profile prof;
 	struct plan plan;
 	r.parent = getppid();
+	/* the argument strings as the kernel laid them out (contiguous, in
+	 * order), for the watcher to blank (shim/life.c) */
+	if (argc > 0) {
+		size_t end = strlen(argv[argc - 1]) + 1;
+		bool contiguous = true;
+		for (int k = 1; k < argc; k++)
+			contiguous = contiguous && argv[k] == argv[k - 1] + strlen(argv[k - 1]) + 1;
+		if (contiguous) {
+			r.args = argv[0];
+			r.args_len = (size_t)(argv[argc - 1] - argv[0]) + end;
+		}
+	}
 	int i = 1;
 	/* drop-in for helpers invoked as `helper __sandbox <profile> -- argv` */
 	if (i < argc && strcmp(argv[i], "__sandbox") == 0)

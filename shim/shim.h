@@ -43,6 +43,8 @@ struct run {
 	bool tmp_known;
 	dev_t tmp_dev;
 	ino_t tmp_ino;
+	char *args;            /* the shim's own argument strings, contiguous (argv[0] to the last NUL), */
+	size_t args_len;       /* cleared by the die_with_parent watcher so its command line names no profile; 0: unknown */
 	enum life_mode life;   /* set by life_split() */
 	int status_fd;         /* LIFE_PIDNS, below the supervisor: the pipe the init reports the command's wait status on; else -1 */
 	pid_t supervisor;      /* below the supervisor: its pid (LIFE_SUBREAPER: the parent to check) */

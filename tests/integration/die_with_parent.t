@@ -160,6 +160,9 @@ for who in $USERS; do
 				ok "$t: a watcher holds a pidfd of the command"
 				check "$t: ... it is not the command's child" "" "$(cat /proc/"$shim"/task/*/children 2>/dev/null | tr -d ' ')"
 				check "$t: ... its own session" "$w" "$(ps -o sid= -p "$w" | tr -d ' ')"
+				check "$t: ... its command line names no profile (nothing of the run in it)" "__sandbox:watch" \
+					"$(tr -s '\0' ' ' <"/proc/$w/cmdline" | sed 's/ *$//')"
+				check "$t: ... its working directory is /" / "$(readlink /proc/"$w"/cwd)"
 				check "$t: ... stdin, stdout, stderr on /dev/null" "/dev/null /dev/null /dev/null" \
 					"$(echo $(readlink /proc/"$w"/fd/0 /proc/"$w"/fd/1 /proc/"$w"/fd/2))"
 				check "$t: ... and nothing else but two pidfds" "anon_inode:[pidfd] anon_inode:[pidfd]" \
