@@ -161,7 +161,7 @@ export interface Profile {
 		fd: number;
 	};
 	/**
-	 * SIGKILL the command when the process that started the shim exits (PR_SET_PDEATHSIG, checked against the parent seen at start).
+	 * SIGKILL the command when the process that started the shim exits: the process, not the thread that spawned it (a watcher polls a pidfd of it, Linux 5.3; PR_SET_PDEATHSIG before), checked against the parent seen at start.
 	 * @default true
 	 */
 	die_with_parent?: boolean;
@@ -170,6 +170,11 @@ export interface Profile {
 	 * @default false
 	 */
 	new_session?: boolean;
+	/**
+	 * No process of the sandbox outlives the command (or, with die_with_parent, its parent): the shim stays as a supervisor that forwards signals and exits like the command; with namespaces a PID namespace (the command is pid 2 under a minimal init, a fresh /proc), else a subreaper that kills what is left (best effort, with a notice).
+	 * @default false
+	 */
+	no_survivors?: boolean;
 	/**
 	 * Capabilities kept (names from capabilities(7), any case, CAP_ prefix optional, e.g. CAP_NET_BIND_SERVICE); all others are dropped from every set, bounding and ambient included. Each must be held by the shim.
 	 * @default []
