@@ -156,9 +156,12 @@ static void flush_some(struct report *rp)
 	}
 }
 
-/* Answer one notification with the errno the original program gives for
- * it, then queue its line.  An answer for a caller that is gone (ENOENT:
- * killed meanwhile) is no error. */
+/* Queue the line of one notification and write what the descriptor takes
+ * now (flush_some never waits), then answer with the errno the original
+ * program gives for it.  Written first: once answered, the caller may
+ * exit at once and, under no_survivors' PID namespace, take this
+ * listener down with its init before a later write.  An answer for a
+ * caller that is gone (ENOENT: killed meanwhile) is no error. */
 static void answer(int lfd, const struct sock_fprog *orig, struct seccomp_notif *req,
 		   struct seccomp_notif_resp *resp, size_t resp_size, struct report *rp)
 {
@@ -171,6 +174,10 @@ static void answer(int lfd, const struct sock_fprog *orig, struct seccomp_notif 
 		e = EPERM;
 	if (e > 4095) /* MAX_ERRNO, as the kernel caps SECCOMP_RET_ERRNO */
 		e = 4095;
+	char line[LINE_MAX_BYTES];
+	size_t n = format_line(line, sizeof line, req, e);
+	enqueue(rp, line, n);
+	flush_some(rp);
 	memset(resp, 0, resp_size);
 	resp->id = req->id;
 	resp->error = -e;
@@ -178,13 +185,10 @@ static void answer(int lfd, const struct sock_fprog *orig, struct seccomp_notif 
 	resp->flags = 0; /* never SECCOMP_USER_NOTIF_FLAG_CONTINUE */
 	while (ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, resp) < 0 && errno == EINTR)
 		;
-	char line[LINE_MAX_BYTES];
-	size_t n = format_line(line, sizeof line, req, e);
-	enqueue(rp, line, n);
 }
 
-/* The listener's loop.  Answers first, writes when the descriptor takes
- * it.  Ends on POLLHUP: the filter has no users left — every process of
+/* The listener's loop.  Writes what the descriptor takes, answers, and
+ * writes the rest when it takes more.  Ends on POLLHUP: the filter has no users left — every process of
  * the sandbox has exited *and been reaped* (the kernel drops a task's
  * filter in release_task()), hence no stdio is held here: a caller that
  * reads the command's stdout or stderr to their end before it waits for

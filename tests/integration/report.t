@@ -95,6 +95,17 @@ io_uring_setup ENOSYS" "$got"
 		fi
 		check "$t: the listener does not outlive the sandbox" gone "$(gone "$rep")"
 
+		# no_survivors: a command that exits right after its refused call
+		# (its PID namespace, the listener's too, ends with it): every
+		# line is written before the call is answered, so none is lost
+		Pn=$(prof default "$ws" "\"mounts\":\"$mounts\",\"no_survivors\":true,\"denials\":{\"fd\":3}")
+		lost=0
+		for i in $(seq 20); do
+			as "$who" "$SB" "$Pn" -- "$TS" io_uring_setup </dev/null >/dev/null 2>&1 3>"$rep"
+			[ "$(lines "$rep" 2>&1)" = "io_uring_setup ENOSYS" ] || lost=$((lost + 1))
+		done
+		check "$t: no_survivors: a command exiting at once after its refused call loses no line (20 runs)" 0 "$lost"
+
 		# the pids are the callers': a command that reports its own
 		out=$(as "$who" "$SB" "$P" -- sh -c 'echo $$; exec "$1" io_uring_setup' sh "$TS" </dev/null 2>/dev/null 3>"$rep")
 		check "$t: pid is the caller's" "$(echo "$out" | head -n1) ENOSYS" "$(python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read()); print(d["pid"], d["error"])' "$rep" 2>&1)"
