@@ -136,12 +136,15 @@ watcher_of() {
 		done
 	done
 }
+# U: this run's base for the marks (host-wide pgrep), so two checkouts
+# tested at once never count each other's servers
+U=$((($$ % 9000 + 1000) * 100000))
 n=0
 for who in $USERS; do
 	[ -x $PY ] || { skip "$who: $PY is not installed"; continue; }
 	for opt in default no_survivors; do
 		n=$((n + 1))
-		mark=$((31900 + n))
+		mark=$((U + 31900 + n))
 		t="$who/$opt"
 		ws=$(mkws "$who" "dwp-thread-$opt")
 		if [ $opt = default ]; then p=$(prof default "$ws"); else p=$(prof default "$ws" '"no_survivors":true'); fi

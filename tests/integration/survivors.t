@@ -11,6 +11,10 @@
 PY=/usr/bin/python3
 if [ ! -x $PY ]; then skip "$PY is not installed"; done_testing; exit; fi
 
+# U: this run's base for the sleep durations that mark its processes
+# (host-wide pgrep), so two checkouts tested at once never see each
+# other's (fixed marks did, on a shared machine)
+U=$((($$ % 9000 + 1000) * 100000))
 # pids_of "ARGV" — host pids whose command line is exactly ARGV (a
 # zombie's is empty: only running ones); ARGV is "sleep N" here
 pids_of() { pgrep -f "^$1\$"; }
@@ -164,7 +168,7 @@ for who in $USERS; do
 		check "$t: a command not found: 127" "exit 127" \
 			"$(as "$who" $DRIVE status "$SB" "$p" /nonexistent/cmd 2>/dev/null)"
 		case=$((case + 1))
-		m="sleep 3$((1000 + case))"
+		m="sleep $((U + 1000 + case))"
 		check "$t: SIGTERM to the command from outside: the parent sees signal 15" "signal 15" \
 			"$(as "$who" $DRIVE killcmd "$SB" "$p" "$m" $m 2>/dev/null)"
 
@@ -185,7 +189,7 @@ for who in $USERS; do
 		# double fork included; the control without no_survivors keeps them
 		for opt in on off; do
 			case=$((case + 1))
-			b=3$((2000 + case * 10))
+			b=$((U + 2000 + case * 10))
 			marks=("sleep $b" "sleep $((b + 1))" "sleep $((b + 2))" "sleep $((b + 3))")
 			if [ $opt = on ]; then pp=$p; else pp=$(prof default "$ws" "\"mounts\":\"$mounts\""); fi
 			cmd="sleep $((b + 1)) & setsid sh -c 'sleep $((b + 2)) & sleep $((b + 3)) &'; exec sleep $b"
@@ -210,7 +214,7 @@ for who in $USERS; do
 
 		# a Python parent killed: the same
 		case=$((case + 1))
-		b=3$((3000 + case * 10))
+		b=$((U + 3000 + case * 10))
 		marks=("sleep $b" "sleep $((b + 1))")
 		rm -f "$ws/started"
 		[ "$who" = nobody ] && chown $NOBODY "$ws"
@@ -226,7 +230,7 @@ for who in $USERS; do
 		out=$(as "$who" $DRIVE eof "$SB" "$p" sh -c 'echo a; exec >&-; sleep 2' 2>/dev/null)
 		check_match "$t: stdout closed by the command: end of file at once, while it runs" '^a 0\.[0-9] running$' "$out"
 		case=$((case + 1))
-		out=$(as "$who" $DRIVE eof "$SB" "$p" sh -c "sleep 3$((4000 + case)) & echo done" 2>/dev/null)
+		out=$(as "$who" $DRIVE eof "$SB" "$p" sh -c "sleep $((U + 4000 + case)) & echo done" 2>/dev/null)
 		check_match "$t: a background child holding stdout is ended with the command: end of file at once" '^done [0-2]\.[0-9] (running|ended)$' "$out"
 
 		# /proc
