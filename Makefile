@@ -177,8 +177,9 @@ build/asan/replay_gitconfig: tests/fuzz/replay.c tests/fuzz/fuzz_gitconfig.c $(A
 	gcc $(GLIBC_CFLAGS) $(SAN) -o $@ $^ $(GLIBC_LIBS)
 
 # The shell tests of `make check` but tests/user, which runs the shim in a
-# container root holding static programs only (the sanitizer build is not).
-ASAN_SHELL_TESTS = $(filter-out tests/user/%,$(wildcard tests/*/*.t))
+# container root holding static programs only, and tests/packages, which
+# ship the static binary and refuse any other (the sanitizer build is not).
+ASAN_SHELL_TESTS = $(filter-out tests/user/% tests/packages/%,$(wildcard tests/*/*.t))
 # Unit tests, every fuzz input that once crashed (tests/fuzz/regressions)
 # and the seed corpus, then the shell tests against the sanitized shim
 # (SB_BINARY, tests/lib.sh).  Reports go to files (the shim's stderr is
