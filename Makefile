@@ -41,7 +41,7 @@ build/gen/seccomp-embed: scripts/seccomp-embed.c $(POLICY_OBJ) build/obj/shim/se
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(SC_GEN): build/gen/seccomp-embed
-	$< > $@.tmp && mv $@.tmp $@
+	$< ../../shim/seccomp_bpf.h > $@.tmp && mv $@.tmp $@
 __sandbox: $(SC_OBJ)
 $(UNIT_SC): tests/unit/test_seccomp.c $(POLICY_OBJ) $(addprefix build/obj/shim/,seccomp.o probe.o fsview.o bpfrun.o) $(SC_OBJ) tests/unit/tap.h
 	@mkdir -p $(dir $@)
@@ -116,11 +116,88 @@ packages: __sandbox
 
 clean:
 	rm -rf build/obj build/tests build/helpers build/gen __sandbox
+	rm -rf $(addprefix $(A64)/,obj gen helpers guest tests __sandbox)
 
 distclean: clean
 	rm -rf build
 
 .PHONY: all check check-nons tests stress bench install packages clean distclean
+
+# ==== aarch64 (issue 12): make aarch64, make check-aarch64 ====
+# The same static musl binary cross-built for aarch64 into
+# build/aarch64/__sandbox: Debian's cross gcc with Debian's arm64 musl, and
+# the three libraries built for it from the same Debian source packages by
+# the same steps (scripts/deps --target aarch64, into build/aarch64/deps).
+# The embedded seccomp filters are the target's: the generator is built for
+# aarch64 and run under qemu-aarch64 (user mode), so libseccomp compiles
+# for its native architecture there, as the shim does at run time.
+# check-aarch64 runs the unit tests under qemu-aarch64, then the guest suite
+# (tests/guest/suite.sh, root and uid 65534) on Debian's arm64 kernels under
+# qemu-system-aarch64 (TCG): scripts/kernel-matrix with KM_ARCH=arm64.
+A64 := build/aarch64
+A64_DEPS := $(A64)/deps
+A64_CC := $(A64_DEPS)/bin/aarch64-linux-musl-gcc
+A64_RUN := $(A64_DEPS)/bin/run
+A64_CFLAGS := -Os -std=gnu11 -Wall -Wextra -Werror -Wvla -Wshadow -Wformat=2 \
+	  -fno-strict-aliasing -ffunction-sections -fdata-sections \
+	  -isystem $(A64_DEPS)/kheaders -I$(A64_DEPS)/prefix/include -I$(A64_DEPS)
+A64_LIBS := -L$(A64_DEPS)/prefix/lib -lseccomp -lcap-ng -ljansson
+A64_POLICY_OBJ := $(POLICY_SRC:%.c=$(A64)/obj/%.o)
+A64_SHIM_OBJ := $(SHIM_SRC:%.c=$(A64)/obj/%.o)
+A64_SC_GEN := $(A64)/gen/seccomp_embedded.c
+A64_SC_OBJ := $(A64)/obj/gen/seccomp_embedded.o
+A64_HELPERS := $(patsubst tests/helpers/%.c,$(A64)/helpers/%,$(wildcard tests/helpers/*.c))
+A64_GUEST := $(A64)/guest/setuid-exec
+A64_UNIT := $(A64)/tests/unit_policy $(A64)/tests/unit_seccomp
+
+aarch64: $(A64)/__sandbox
+
+need-aarch64:
+	scripts/need --for aarch64
+$(A64_DEPS)/stamp: | need-aarch64
+	scripts/deps --target aarch64 $(A64_DEPS)
+
+$(A64)/obj/%.o: %.c $(wildcard policy/*.h shim/*.h) | $(A64_DEPS)/stamp
+	@mkdir -p $(dir $@)
+	$(A64_CC) $(A64_CFLAGS) -c -o $@ $<
+$(A64_SC_OBJ): $(A64_SC_GEN) shim/seccomp_bpf.h
+	@mkdir -p $(dir $@)
+	$(A64_CC) $(A64_CFLAGS) -c -o $@ $<
+
+$(A64)/__sandbox: $(A64_POLICY_OBJ) $(A64_SHIM_OBJ) $(A64_SC_OBJ)
+	$(A64_CC) $(LDFLAGS) -o $@ $^ $(A64_LIBS)
+	aarch64-linux-gnu-strip $@
+
+$(A64)/gen/seccomp-embed: scripts/seccomp-embed.c $(A64_POLICY_OBJ) $(A64)/obj/shim/seccomp.o
+	@mkdir -p $(dir $@)
+	$(A64_CC) $(A64_CFLAGS) $(LDFLAGS) -o $@ $^ $(A64_LIBS)
+$(A64_SC_GEN): $(A64)/gen/seccomp-embed
+	$(A64_RUN) $< ../../../shim/seccomp_bpf.h > $@.tmp && mv $@.tmp $@
+
+$(A64)/tests/unit_policy: tests/unit/test_policy.c $(A64_POLICY_OBJ) tests/unit/tap.h
+	@mkdir -p $(dir $@)
+	$(A64_CC) $(A64_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(A64_POLICY_OBJ) $(A64_LIBS)
+$(A64)/tests/unit_seccomp: tests/unit/test_seccomp.c $(A64_POLICY_OBJ) $(addprefix $(A64)/obj/shim/,seccomp.o probe.o fsview.o) $(A64_SC_OBJ) tests/unit/tap.h
+	@mkdir -p $(dir $@)
+	$(A64_CC) $(A64_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(A64_LIBS)
+$(A64)/helpers/%: tests/helpers/%.c | $(A64_DEPS)/stamp
+	@mkdir -p $(dir $@)
+	$(A64_CC) $(A64_CFLAGS) $(LDFLAGS) -o $@ $<
+$(A64)/guest/%: tests/guest/%.c | $(A64_DEPS)/stamp
+	@mkdir -p $(dir $@)
+	$(A64_CC) $(A64_CFLAGS) $(LDFLAGS) -o $@ $<
+
+need-check-aarch64:
+	scripts/need --for check-aarch64
+# unit_policy runs under qemu-aarch64; unit_seccomp needs a kernel's
+# seccomp(2) (libseccomp asks it for KILL_PROCESS), which qemu-user does not
+# pass on: it runs first in each guest (tests/guest/init).
+check-aarch64: $(A64)/__sandbox $(A64_UNIT) $(A64_HELPERS) $(A64_GUEST) | need-check-aarch64
+	prove -v --exec $(A64_RUN) $(A64)/tests/unit_policy
+	KM_ARCH=arm64 scripts/kernel-matrix
+
+.PHONY: aarch64 check-aarch64 need-aarch64 need-check-aarch64
+# ==== end of the aarch64 block ====
 
 # ==== reliability suite (issue 5): check-kernels, fuzz, check-asan, lint ====
 # The sanitizer, fuzzer and analyzer builds are glibc builds beside the
