@@ -10,16 +10,29 @@
  *  - the user-space BPF runner of the denial report (shim/bpfrun.c) gives,
  *    for each rule of a plan, the errno that rule names, and the
  *    notifying copy of a program notifies exactly where it refuses;
- * No filter is loaded; nothing here needs a kernel feature. */
+ *  - every embedded program checks this build's own audit architecture
+ *    and kills the process on any other (x86_64: i386 and x32 too;
+ *    aarch64: AArch32), so a cross build (make aarch64) cannot embed
+ *    another architecture's filter;
+ *  - a rule whose syscall this architecture lacks (aarch64 has only the
+ *    *at forms: no open, creat, chmod, mknod) is dropped only where the
+ *    plan refuses the same thing through the call that replaces it.
+ * No filter is loaded; nothing here needs a kernel feature.  The
+ * run-time compiles need the seccomp(2) of a real kernel of this
+ * architecture (libseccomp asks it for SECCOMP_RET_KILL_PROCESS): the
+ * aarch64 build runs this test inside its qemu-system guests. */
 #include <errno.h>
+#include <linux/audit.h>
 #include <linux/seccomp.h>
 #include <seccomp.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tap.h"
 
 #include "../../policy/fit.h"
+#include "../../policy/names.h"
 #include "../../policy/profile.h"
 #include "../../shim/seccomp_bpf.h"
 #include "../../shim/shim.h"
@@ -308,6 +321,132 @@ static void test_runner(void)
 	ok(bpf_run(div0, 3, &z, &okr) == 0 && okr, "division by zero ends the program with 0, as classic BPF does");
 }
 
+/* The audit architecture this file is compiled for: the one an embedded
+ * program must accept (linux/audit.h; kernel arch/…/include/asm/syscall.h
+ * reports it in seccomp_data.arch). */
+#if defined(__x86_64__)
+#define BUILD_ARCH AUDIT_ARCH_X86_64
+#define BUILD_ARCH_NAME "x86_64"
+#elif defined(__aarch64__)
+#define BUILD_ARCH AUDIT_ARCH_AARCH64
+#define BUILD_ARCH_NAME "aarch64"
+#else
+#error "test_seccomp: x86_64 and aarch64 are the architectures built"
+#endif
+
+/* libseccomp's program starts by loading seccomp_data.arch and jumping,
+ * when it is not the native one, to a return of the bad-architecture
+ * action (SCMP_FLTATR_ACT_BADARCH, shim/seccomp.c). */
+static void test_arch(void)
+{
+	is_int((long long)seccomp_arch_native(), (long long)BUILD_ARCH,
+	       "libseccomp's native architecture is this build's (%s)", BUILD_ARCH_NAME);
+	for (size_t i = 0; i < sc_nembedded; i++) {
+		const struct sc_embedded *e = &sc_embedded[i];
+		const struct sock_filter *f = e->bpf;
+		const char *m = e->mounts ? "" : " (no mount namespace)";
+		if (!ok(e->len > 2 && f[0].code == (BPF_LD | BPF_W | BPF_ABS) &&
+			     f[0].k == offsetof(struct seccomp_data, arch),
+			"%s%s: the program first loads the audit architecture", e->profile, m))
+			continue;
+		ok(f[1].code == (BPF_JMP | BPF_JEQ | BPF_K) && f[1].k == BUILD_ARCH,
+		   "%s%s: ... and compares it with %s's (0x%08x; found 0x%08x)", e->profile, m,
+		   BUILD_ARCH_NAME, (unsigned)BUILD_ARCH, (unsigned)f[1].k);
+		size_t bad = 2 + (size_t)f[1].jf;
+		ok(bad < e->len && f[bad].code == (BPF_RET | BPF_K) && f[bad].k == SECCOMP_RET_KILL_PROCESS,
+		   "%s%s: ... any other architecture kills the process", e->profile, m);
+	}
+}
+
+/* The calls a 64-bit architecture may lack, each with the call that does
+ * the same there, and the argument index that moves by one (the *at
+ * form's directory descriptor comes first).  creat(p, m) is
+ * openat(AT_FDCWD, p, O_CREAT|O_WRONLY|O_TRUNC, m). */
+static const struct { const char *old, *at; } at_forms[] = {
+	{"open", "openat"}, {"creat", "openat"}, {"chmod", "fchmodat"},
+	{"mknod", "mknodat"},
+};
+
+/* True if the plan has a rule for `name` with errno `err`. */
+static bool has_rule(const struct plan *pl, const char *name, int err)
+{
+	for (size_t i = 0; i < pl->nsc; i++)
+		if (strcmp(pl->sc[i].syscall, name) == 0 && pl->sc[i].err == err)
+			return true;
+	return false;
+}
+
+/* True if `name` is in a default @group: systemd's cross-architecture
+ * lists, whose members exist on some architectures only. */
+static bool in_group(const char *name)
+{
+	for (const char *const *g = sc_group_names; *g; g++)
+		for (const char *const *m = sc_group_members(*g); m && *m; m++)
+			if (strcmp(*m, name) == 0)
+				return true;
+	return false;
+}
+
+/* Every rule whose syscall this architecture lacks (libseccomp resolves
+ * it to a negative pseudo number; seccomp_compile skips it) is covered:
+ * its *at form carries a rule with the same errno, or it is one of the
+ * default groups' architecture-specific members, or SysV's multiplexer
+ * ipc (each SysV call has its own rule).  Plans: the default with and
+ * without a mount namespace, network "on", and one below Landlock ABI 3
+ * without a read-only root (the truncate rules, on open and openat). */
+static void test_dropped(void)
+{
+	static const char *const profiles[] = {"{}", "{\"network\":\"on\"}",
+		"{\"mounts\":\"off\",\"unenforced\":{\"signal_scope\":true,\"workspace_sockets\":true,\"host_sockets\":true}}"};
+	for (size_t i = 0; i < 2 * (sizeof profiles / sizeof profiles[0]); i++) {
+		bool old_abi = i / 2 == 2, mounts = i % 2 == 0 && !old_abi;
+		if (old_abi && i % 2)
+			continue;
+		char *json = old_abi ? xasprintf("%s", profiles[i / 2]) : runnable(profiles[i / 2]);
+		struct sb_err err = {{0}, {0}, {0}};
+		struct profile prof;
+		struct plan pl;
+		struct host h;
+		probe_host(&h, false);
+		h.mounts = mounts;
+		if (old_abi)
+			h.ll_abi = 2;
+		if (!ok(profile_parse(json, strlen(json), &prof, &err) == 0 &&
+			     fit(&prof, &h, &fsview_real, &pl, &err) == 0,
+			"fit %s%s%s", json, mounts ? "" : " (no mount namespace)", old_abi ? " on Landlock ABI 2" : "")) {
+			diag("%s %s", err.where, err.why);
+			free(json);
+			continue;
+		}
+		if (old_abi)
+			ok(pl.truncate_filter, "%s on ABI 2: the truncate rules are in the plan", json);
+		size_t dropped = 0;
+		for (size_t r = 0; r < pl.nsc; r++) {
+			const struct sc_rule *ru = &pl.sc[r];
+			if (seccomp_syscall_resolve_name(ru->syscall) >= 0)
+				continue;
+			dropped++;
+			const char *at = NULL;
+			for (size_t k = 0; k < sizeof at_forms / sizeof at_forms[0]; k++)
+				if (strcmp(at_forms[k].old, ru->syscall) == 0)
+					at = at_forms[k].at;
+			if (at) {
+				ok(seccomp_syscall_resolve_name(at) >= 0 && has_rule(&pl, at, ru->err),
+				   "%s: %s (not on %s) is refused through %s (errno %d, %s)", json, ru->syscall,
+				   BUILD_ARCH_NAME, at, ru->err, ru->why);
+			} else if (strcmp(ru->syscall, "ipc") != 0 && !in_group(ru->syscall)) {
+				ok(0, "%s: %s (%s) has no syscall on %s and no replacement is refused", json,
+				   ru->syscall, ru->why, BUILD_ARCH_NAME);
+			}
+		}
+		diag("%s%s: %zu of %zu rules name syscalls %s lacks", json, mounts ? "" : " (no mount namespace)",
+		     dropped, pl.nsc, BUILD_ARCH_NAME);
+		plan_free(&pl);
+		profile_free(&prof);
+		free(json);
+	}
+}
+
 int main(void)
 {
 	test_table();
@@ -315,5 +454,7 @@ int main(void)
 	test_misses();
 	test_key_fields();
 	test_runner();
+	test_arch();
+	test_dropped();
 	return done_testing();
 }
