@@ -47,8 +47,14 @@ static char *runnable(const char *profile)
 	return xasprintf("{%s,%s", unf, profile + 1);
 }
 
-/* fit() as the shim runs it, on this host with persona forced. */
-static int plan_of(const char *json, uint32_t persona, bool mounts,
+/* fit() as the shim runs it, on this host with persona forced (and the
+ * Landlock ABI when `abi` > 0).  A kernel whose Landlock ABI cannot run
+ * the profile at all (an aarch64 guest of make check-aarch64 runs this
+ * test on Linux 6.1, ABI 2: no scopes) refuses it, as the shim would;
+ * the plan is then made for the generator's fixed ABI (LL_ABI_KNOWN), with
+ * a note, so the comparisons with the embedded programs still run on this
+ * kernel's seccomp. */
+static int plan_at(const char *json, uint32_t persona, bool mounts, int abi,
 		   struct profile *prof, struct plan *pl)
 {
 	struct sb_err err = {{0}, {0}, {0}};
@@ -60,12 +66,28 @@ static int plan_of(const char *json, uint32_t persona, bool mounts,
 	probe_host(&h, false);
 	h.persona = persona;
 	h.mounts = mounts;
-	if (fit(prof, &h, &fsview_real, pl, &err)) {
+	if (abi > 0)
+		h.ll_abi = abi;
+	int rc = fit(prof, &h, &fsview_real, pl, &err);
+	if (rc && abi == 0 && h.ll_abi < LL_ABI_KNOWN) {
+		diag("this kernel (Landlock ABI %d) refuses %s: %s %s; planned for ABI %d instead",
+		     h.ll_abi, json, err.where, err.why, LL_ABI_KNOWN);
+		h.ll_abi = LL_ABI_KNOWN;
+		err = (struct sb_err){{0}, {0}, {0}};
+		rc = fit(prof, &h, &fsview_real, pl, &err);
+	}
+	if (rc) {
 		diag("fit %s: %s %s", json, err.where, err.why);
 		profile_free(prof);
 		return -1;
 	}
 	return 0;
+}
+
+static int plan_of(const char *json, uint32_t persona, bool mounts,
+		   struct profile *prof, struct plan *pl)
+{
+	return plan_at(json, persona, mounts, 0, prof, pl);
 }
 
 /* The embedded filter the shim would pick for this plan; checked against
@@ -403,18 +425,10 @@ static void test_dropped(void)
 		if (old_abi && i % 2)
 			continue;
 		char *json = old_abi ? xasprintf("%s", profiles[i / 2]) : runnable(profiles[i / 2]);
-		struct sb_err err = {{0}, {0}, {0}};
 		struct profile prof;
 		struct plan pl;
-		struct host h;
-		probe_host(&h, false);
-		h.mounts = mounts;
-		if (old_abi)
-			h.ll_abi = 2;
-		if (!ok(profile_parse(json, strlen(json), &prof, &err) == 0 &&
-			     fit(&prof, &h, &fsview_real, &pl, &err) == 0,
+		if (!ok(plan_at(json, 0, mounts, old_abi ? 2 : 0, &prof, &pl) == 0,
 			"fit %s%s%s", json, mounts ? "" : " (no mount namespace)", old_abi ? " on Landlock ABI 2" : "")) {
-			diag("%s %s", err.where, err.why);
 			free(json);
 			continue;
 		}
