@@ -177,7 +177,7 @@ $(A64_SC_GEN): $(A64)/gen/seccomp-embed
 $(A64)/tests/unit_policy: tests/unit/test_policy.c $(A64_POLICY_OBJ) tests/unit/tap.h
 	@mkdir -p $(dir $@)
 	$(A64_CC) $(A64_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(A64_POLICY_OBJ) $(A64_LIBS)
-$(A64)/tests/unit_seccomp: tests/unit/test_seccomp.c $(A64_POLICY_OBJ) $(addprefix $(A64)/obj/shim/,seccomp.o probe.o fsview.o) $(A64_SC_OBJ) tests/unit/tap.h
+$(A64)/tests/unit_seccomp: tests/unit/test_seccomp.c $(A64_POLICY_OBJ) $(addprefix $(A64)/obj/shim/,seccomp.o probe.o fsview.o bpfrun.o) $(A64_SC_OBJ) tests/unit/tap.h
 	@mkdir -p $(dir $@)
 	$(A64_CC) $(A64_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(A64_LIBS)
 $(A64)/helpers/%: tests/helpers/%.c | $(A64_DEPS)/stamp
