@@ -508,13 +508,13 @@ static int plan_carve_mounts(struct fitctx *fc, struct sb_err *err)
 		if (c->hidden)
 			list_add(absent, sizeof absent, c->abs);
 		if (c->builtin) {
-			if (!sv_has(&fc->pl->unprotected, c->abs))
-				sv_push(&fc->pl->unprotected, c->abs);
+			sv_push(&fc->pl->unprotected, c->abs); /* (deduplicated below) */
 		} else {
 			plan_notice(fc->pl, "%s \"%s\": does not exist, so it is not protected against creation (nothing is created to hold a mount)%s",
 				    c->where, c->abs, c->hidden ? "; created during the run, by the host too, it is readable inside" : "");
 		}
 	}
+	sv_dedupe(&fc->pl->unprotected);
 	/* Mounts sit on names (dentries): a rename by a process outside this
 	 * mount namespace over a mount point, or of it away, detaches the
 	 * mount here (fs/namespace.c __detach_mounts, MNT_LOCKED or not).
@@ -674,26 +674,59 @@ static int plan_mounts(struct fitctx *fc, bool need_views, struct sb_err *err)
  * function — expanding around names directly under a writable tree would
  * stop creating, renaming and deleting in the workspace root and in .git
  * (git's lock files) — so the existing ones are named as left out. */
+/* A built-in carve-out's path and place, ordered by path then place. */
+struct abs_slot {
+	const char *abs;
+	size_t i;
+};
+
+static int abs_slot_cmp(const void *a, const void *b)
+{
+	const struct abs_slot *x = a, *y = b;
+	int c = strcmp(x->abs, y->abs);
+	return c ? c : x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Per carve-out: true when it is a built-in one and no earlier built-in
+ * one names the same path (one name can come from two rules).  Sorting
+ * keeps it O(n log n): hundreds of writable trees carry thousands of
+ * built-in names.  Owned by the caller (free). */
+static bool *first_builtin(const struct fitctx *fc)
+{
+	bool *first = xcalloc(fc->ncv + 1, sizeof *first);
+	struct abs_slot *sl = xcalloc(fc->ncv + 1, sizeof *sl);
+	size_t n = 0;
+	for (size_t i = 0; i < fc->ncv; i++)
+		if (fc->cv[i].builtin)
+			sl[n++] = (struct abs_slot){fc->cv[i].abs, i};
+	qsort(sl, n, sizeof *sl, abs_slot_cmp);
+	for (size_t k = 0; k < n; k++)
+		first[sl[k].i] = k == 0 || strcmp(sl[k].abs, sl[k - 1].abs) != 0;
+	free(sl);
+	return first;
+}
+
 static void plan_expansion(struct fitctx *fc)
 {
 	struct plan *pl = fc->pl;
 	/* every path named (git's routes in a workspace of repositories make
 	 * it long), up to a bound that keeps the notice one readable line */
 	char list[16384] = "";
+	size_t ll = 0; /* strlen(list) */
 	bool more = false;
 	size_t nb = 0;
+	bool *first = first_builtin(fc);
 	for (size_t i = 0; i < fc->ncv; i++) {
 		struct carve *c = &fc->cv[i];
 		pl->expansion |= !c->builtin;
 		if (c->builtin) {
-			if (!c->exists && !sv_has(&pl->unprotected, c->abs))
-				sv_push(&pl->unprotected, c->abs);
-			bool seen = false; /* (one name can come from two rules) */
-			for (size_t j = 0; j < i && !seen; j++)
-				seen = fc->cv[j].builtin && strcmp(fc->cv[j].abs, c->abs) == 0;
-			if (c->exists && !seen && strlen(list) + strlen(c->abs) + 3 < sizeof list)
-				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
-					 list[0] ? ", " : "", c->abs);
+			if (!c->exists)
+				sv_push(&pl->unprotected, c->abs); /* (deduplicated below) */
+			bool seen = !first[i]; /* (one name can come from two rules) */
+			size_t k = strlen(c->abs);
+			if (c->exists && !seen && ll + k + 3 < sizeof list)
+				ll += (size_t)snprintf(list + ll, sizeof list - ll, "%s%s",
+						       ll ? ", " : "", c->abs);
 			else if (c->exists && !seen)
 				more = true;
 			nb += c->exists;
@@ -721,6 +754,8 @@ static void plan_expansion(struct fitctx *fc)
 		if (!c->hidden && (c->cut_kind == FS_FILE || c->cut_kind == FS_DIR))
 			sv_push(&fc->ro_read, c->cut);
 	}
+	free(first);
+	sv_dedupe(&pl->unprotected);
 	if (nb) {
 		char *part = xasprintf("built-in protect of %s%s", list, more ? ", ..." : "");
 		char *why = xasprintf("%s, and Landlock alone would take creating, renaming and deleting away from the workspace root and .git", fc->why);

@@ -93,6 +93,43 @@ bool sv_has(const struct strvec *sv, const char *s)
 	return false;
 }
 
+/* An element and its place, ordered by content then place. */
+struct sv_slot {
+	const char *s;
+	size_t i;
+};
+
+static int slot_cmp(const void *a, const void *b)
+{
+	const struct sv_slot *x = a, *y = b;
+	int c = strcmp(x->s, y->s);
+	return c ? c : x->i < y->i ? -1 : x->i > y->i;
+}
+
+void sv_dedupe(struct strvec *sv)
+{
+	if (sv->n < 2)
+		return;
+	struct sv_slot *sl = xcalloc(sv->n, sizeof *sl);
+	bool *drop = xcalloc(sv->n, sizeof *drop);
+	for (size_t i = 0; i < sv->n; i++)
+		sl[i] = (struct sv_slot){sv->v[i], i};
+	qsort(sl, sv->n, sizeof *sl, slot_cmp);
+	for (size_t k = 1; k < sv->n; k++)
+		drop[sl[k].i] = strcmp(sl[k].s, sl[k - 1].s) == 0;
+	size_t out = 0;
+	for (size_t i = 0; i < sv->n; i++) {
+		if (drop[i])
+			free(sv->v[i]);
+		else
+			sv->v[out++] = sv->v[i];
+	}
+	sv->n = out;
+	sv->v[out] = NULL;
+	free(sl);
+	free(drop);
+}
+
 void sv_free(struct strvec *sv)
 {
 	for (size_t i = 0; i < sv->n; i++)

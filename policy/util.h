@@ -23,6 +23,10 @@ void sv_push_own(struct strvec *sv, char *s);
 bool sv_has(const struct strvec *sv, const char *s);
 /* Free every element and the array; leaves an empty vector. */
 void sv_free(struct strvec *sv);
+/* Drop every element equal to an earlier one, keeping the first of each
+ * in its place: O(n log n), where sv_has before every push is O(n^2)
+ * (thousands of names with hundreds of writable trees). */
+void sv_dedupe(struct strvec *sv);
 
 /* Allocation that cannot fail: on out-of-memory they print one line
  * ("__sandbox: out of memory") and _Exit(125), as no layer has been

@@ -2154,8 +2154,32 @@ static void test_git_routes(void)
 	free(big);
 }
 
+/* sv_dedupe: the first of each kept in place, later equals dropped, the
+ * vector still NULL-terminated (the unprotected list of hundreds of
+ * writable trees relies on it instead of sv_has before every push). */
+static void test_sv_dedupe(void)
+{
+	struct strvec v = {0};
+	const char *in[] = {"/b", "/a", "/b", "/c", "/a", "/a", "/d", "/c"};
+	for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)
+		sv_push(&v, in[i]);
+	sv_dedupe(&v);
+	char got[64] = "";
+	for (size_t i = 0; i < v.n; i++)
+		snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", i ? " " : "", v.v[i]);
+	ok(strcmp(got, "/b /a /c /d") == 0 && v.n == 4 && v.v[4] == NULL,
+	   "sv_dedupe keeps the first of each in order (got \"%s\")", got);
+	sv_dedupe(&v);
+	ok(v.n == 4, "sv_dedupe of a vector without duplicates changes nothing");
+	sv_free(&v);
+	struct strvec e = {0};
+	sv_dedupe(&e);
+	ok(e.n == 0, "sv_dedupe of an empty vector");
+}
+
 int main(void)
 {
+	test_sv_dedupe();
 	test_parse_errors();
 	test_parse_suggestions();
 	test_parse_accepts();
