@@ -52,38 +52,11 @@ struct gscan {
 	bool files_bound, repos_bound;
 };
 
-/* Lexically normalise absolute `in`: "//" and "." dropped, ".." takes
- * the previous component (never above "/").  0 or -1 (relative, long). */
+/* Lexically normalise absolute `in` (path_lexical, ".." going up, as
+ * git's paths may).  0 or -1 (relative, long). */
 static int lexical(const char *in, char *out, size_t n)
 {
-	size_t o = 0;
-	if (in[0] != '/' || n < 2)
-		return -1;
-	for (const char *p = in; *p;) {
-		while (*p == '/')
-			p++;
-		size_t k = strcspn(p, "/");
-		if (k == 0 || (k == 1 && p[0] == '.')) {
-			p += k;
-			continue;
-		}
-		if (k == 2 && p[0] == '.' && p[1] == '.') {
-			while (o > 0 && out[--o] != '/')
-				;
-			p += k;
-			continue;
-		}
-		if (o + k + 2 > n)
-			return -1;
-		out[o++] = '/';
-		memcpy(out + o, p, k);
-		o += k;
-		p += k;
-	}
-	if (o == 0)
-		out[o++] = '/';
-	out[o] = 0;
-	return 0;
+	return in[0] == '/' && path_lexical(in, out, n, true) == 0 ? 0 : -1;
 }
 
 /* dir/name, normalised, into out[n].  0 or -1. */

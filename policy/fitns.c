@@ -14,29 +14,11 @@
 int fit_normalise(const char *in, char *out, size_t n, const char *where,
 		  struct sb_err *err)
 {
-	size_t o = 0;
-	for (const char *p = in; *p;) {
-		while (*p == '/')
-			p++;
-		size_t k = strcspn(p, "/");
-		if (k == 0)
-			break;
-		if (k == 1 && p[0] == '.') {
-			p += k;
-			continue;
-		}
-		if (k == 2 && p[0] == '.' && p[1] == '.')
-			return sb_fail(err, where, in, "must not contain \"..\"");
-		if (o + k + 2 > n)
-			return sb_fail(err, where, in, "path too long");
-		out[o++] = '/';
-		memcpy(out + o, p, k);
-		o += k;
-		p += k;
-	}
-	if (o == 0)
-		out[o++] = '/';
-	out[o] = 0;
+	int r = path_lexical(in, out, n, false);
+	if (r == -EINVAL)
+		return sb_fail(err, where, in, "must not contain \"..\"");
+	if (r)
+		return sb_fail(err, where, in, "path too long");
 	return 0;
 }
 
@@ -674,35 +656,17 @@ static int plan_mounts(struct fitctx *fc, bool need_views, struct sb_err *err)
  * function — expanding around names directly under a writable tree would
  * stop creating, renaming and deleting in the workspace root and in .git
  * (git's lock files) — so the existing ones are named as left out. */
-/* A built-in carve-out's path and place, ordered by path then place. */
-struct abs_slot {
-	const char *abs;
-	size_t i;
-};
-
-static int abs_slot_cmp(const void *a, const void *b)
-{
-	const struct abs_slot *x = a, *y = b;
-	int c = strcmp(x->abs, y->abs);
-	return c ? c : x->i < y->i ? -1 : x->i > y->i;
-}
-
 /* Per carve-out: true when it is a built-in one and no earlier built-in
- * one names the same path (one name can come from two rules).  Sorting
- * keeps it O(n log n): hundreds of writable trees carry thousands of
- * built-in names.  Owned by the caller (free). */
+ * one names the same path (one name can come from two rules): hundreds of
+ * writable trees carry thousands of built-in names, so no scan per name.
+ * Owned by the caller (free). */
 static bool *first_builtin(const struct fitctx *fc)
 {
-	bool *first = xcalloc(fc->ncv + 1, sizeof *first);
-	struct abs_slot *sl = xcalloc(fc->ncv + 1, sizeof *sl);
-	size_t n = 0;
+	const char **abs = xcalloc(fc->ncv + 1, sizeof *abs);
 	for (size_t i = 0; i < fc->ncv; i++)
-		if (fc->cv[i].builtin)
-			sl[n++] = (struct abs_slot){fc->cv[i].abs, i};
-	qsort(sl, n, sizeof *sl, abs_slot_cmp);
-	for (size_t k = 0; k < n; k++)
-		first[sl[k].i] = k == 0 || strcmp(sl[k].abs, sl[k - 1].abs) != 0;
-	free(sl);
+		abs[i] = fc->cv[i].builtin ? fc->cv[i].abs : NULL;
+	bool *first = first_of_each(abs, fc->ncv);
+	free(abs);
 	return first;
 }
 

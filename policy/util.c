@@ -1,6 +1,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,41 +94,49 @@ bool sv_has(const struct strvec *sv, const char *s)
 	return false;
 }
 
-/* An element and its place, ordered by content then place. */
-struct sv_slot {
+/* A string and its place, ordered by content then place. */
+struct str_slot {
 	const char *s;
 	size_t i;
 };
 
 static int slot_cmp(const void *a, const void *b)
 {
-	const struct sv_slot *x = a, *y = b;
+	const struct str_slot *x = a, *y = b;
 	int c = strcmp(x->s, y->s);
 	return c ? c : x->i < y->i ? -1 : x->i > y->i;
+}
+
+bool *first_of_each(const char *const *s, size_t n)
+{
+	bool *first = xcalloc(n + 1, sizeof *first);
+	struct str_slot *sl = xcalloc(n + 1, sizeof *sl);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (s[i])
+			sl[m++] = (struct str_slot){s[i], i};
+	qsort(sl, m, sizeof *sl, slot_cmp);
+	for (size_t k = 0; k < m; k++)
+		first[sl[k].i] = k == 0 || strcmp(sl[k].s, sl[k - 1].s) != 0;
+	free(sl);
+	return first;
 }
 
 void sv_dedupe(struct strvec *sv)
 {
 	if (sv->n < 2)
 		return;
-	struct sv_slot *sl = xcalloc(sv->n, sizeof *sl);
-	bool *drop = xcalloc(sv->n, sizeof *drop);
-	for (size_t i = 0; i < sv->n; i++)
-		sl[i] = (struct sv_slot){sv->v[i], i};
-	qsort(sl, sv->n, sizeof *sl, slot_cmp);
-	for (size_t k = 1; k < sv->n; k++)
-		drop[sl[k].i] = strcmp(sl[k].s, sl[k - 1].s) == 0;
+	bool *first = first_of_each((const char *const *)sv->v, sv->n);
 	size_t out = 0;
 	for (size_t i = 0; i < sv->n; i++) {
-		if (drop[i])
+		if (!first[i])
 			free(sv->v[i]);
 		else
 			sv->v[out++] = sv->v[i];
 	}
 	sv->n = out;
 	sv->v[out] = NULL;
-	free(sl);
-	free(drop);
+	free(first);
 }
 
 void sv_free(struct strvec *sv)
@@ -265,4 +274,38 @@ bool env_keeps(const struct strvec *pats, const char *entry)
 		}
 	}
 	return false;
+}
+
+int path_lexical(const char *in, char *out, size_t n, bool up)
+{
+	size_t o = 0;
+	if (n < 2)
+		return -ENAMETOOLONG;
+	for (const char *p = in; *p;) {
+		while (*p == '/')
+			p++;
+		size_t k = strcspn(p, "/");
+		if (k == 0 || (k == 1 && p[0] == '.')) {
+			p += k;
+			continue;
+		}
+		if (k == 2 && p[0] == '.' && p[1] == '.') {
+			if (!up)
+				return -EINVAL;
+			while (o > 0 && out[--o] != '/')
+				;
+			p += k;
+			continue;
+		}
+		if (o + k + 2 > n)
+			return -ENAMETOOLONG;
+		out[o++] = '/';
+		memcpy(out + o, p, k);
+		o += k;
+		p += k;
+	}
+	if (o == 0)
+		out[o++] = '/';
+	out[o] = 0;
+	return 0;
 }

@@ -27,6 +27,10 @@ void sv_free(struct strvec *sv);
  * in its place: O(n log n), where sv_has before every push is O(n^2)
  * (thousands of names with hundreds of writable trees). */
 void sv_dedupe(struct strvec *sv);
+/* For each of s[0..n): true when it is not NULL and no earlier element
+ * equals it.  O(n log n) (a sort of the places).  The array is the
+ * caller's (free). */
+bool *first_of_each(const char *const *s, size_t n);
 
 /* Allocation that cannot fail: on out-of-memory they print one line
  * ("__sandbox: out of memory") and _Exit(125), as no layer has been
@@ -57,6 +61,11 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * callers pass canonical or normalised paths (fit's resolve(), the plan's
  * rules and mounts). */
 bool path_within(const char *inner, const char *outer);
+/* Lexically normalise `in` as an absolute path into out[n]: "//" and "."
+ * dropped; ".." takes the previous component (never above "/") when
+ * `up`, else is refused.  0, -EINVAL (".." without `up`) or
+ * -ENAMETOOLONG. */
+int path_lexical(const char *in, char *out, size_t n, bool up);
 
 /* True if environment entry `entry` ("NAME=VALUE") sets the variable whose
  * name is the first `n` bytes of `name`.  An entry without '=' sets
