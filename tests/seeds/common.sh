@@ -1,4 +1,4 @@
-# tests/seeds/common.sh — shared by orch.t, mecha.t and codex.t (on top of
+# tests/seeds/common.sh — shared by speccoder.t, orch.t, mecha.t and codex.t (on top of
 # tests/lib.sh): each seed system's policy, generated as the shim's JSON by
 # tests/seeds/NAME_profile.py, run the way that system runs its commands,
 # as root and as uid 65534, with mounts and where namespaces are refused
@@ -16,13 +16,15 @@ nspre() { [ "$1" = nons ] && echo "$HELPERS/nons"; return 0; }
 errno_of() { case $1 in E[A-Z]*) echo refused ;; *) echo "${1:-(nothing)}" ;; esac; }
 
 # run WHO MODE JSON CMD... — `__sandbox JSON -- CMD` as WHO, MODE "mounts"
-# or "nons"; stdout in $out, status in $rc, stderr in $err.
+# or "nons"; stdout in $out, status in $rc, stderr in $err.  HELPER_ARG
+# (speccoder.t: "__sandbox") goes before JSON, as that system calls it.
+HELPER_ARG=
 run() {
 	local who=$1 mode=$2 json=$3
 	shift 3
 	local pre=
 	[ "$mode" = nons ] && pre=$HELPERS/nons
-	out=$(as "$who" $pre "$SB" "$json" -- "$@" </dev/null 2>"$T/err")
+	out=$(as "$who" $pre "$SB" ${HELPER_ARG:+"$HELPER_ARG"} "$json" -- "$@" </dev/null 2>"$T/err")
 	rc=$?
 	err=$(cat "$T/err")
 }

@@ -10,25 +10,10 @@
 # as uid 65534, with mounts and where namespaces are refused
 # (tests/helpers/nons), with a control outside the sandbox where the check
 # is a refusal.
-. "$(dirname "$0")/../lib.sh"
-export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-PY=/usr/bin/python3
+. "$(dirname "$0")/common.sh"
 GEN=$REPO/tests/seeds/speccoder_profile.py
-TRY=$HELPERS/try-syscall
-
-# run WHO MODE JSON CMD... — `__sandbox __sandbox JSON -- CMD` as WHO,
-# MODE "mounts" or "nons"; stdout in $out, status in $rc, stderr in $err.
-run() {
-	local who=$1 mode=$2 json=$3
-	shift 3
-	local pre=
-	[ "$mode" = nons ] && pre=$HELPERS/nons
-	out=$(as "$who" $pre "$SB" __sandbox "$json" -- "$@" </dev/null 2>"$T/err")
-	rc=$?
-	err=$(cat "$T/err")
-}
-# outside WHO CMD... — the same command without the sandbox (control)
-outside() { as "$who" "$@" 2>/dev/null; }
+# speccoder's own invocation: `speccoder __sandbox <profile-json> -- argv`
+HELPER_ARG=__sandbox
 
 # fitted WHO MODE VARIANT ROOT HOME [KEY=VALUE...] — the profile as
 # speccoder's fit leaves it for this host: the shim's refusal names the
@@ -116,21 +101,12 @@ for who in $USERS; do
 
 		# network "loopback" ("On Linux this is Network::Off"): nothing
 		# outside the sandbox is reachable
-		# (try-syscall listen-inet: a TCP server on 127.0.0.1 serving
-		# until its stdin closes; its first line is the port, read from a
-		# fifo, so nothing waits on time)
-		rm -f "$T/tcp.in" "$T/tcp.out"
-		mkfifo "$T/tcp.in" "$T/tcp.out"
-		as "$who" "$TRY" listen-inet <"$T/tcp.in" >"$T/tcp.out" 2>/dev/null &
-		srv=$!
-		exec 7>"$T/tcp.in"
-		read -r port _ <"$T/tcp.out"
-		check "$t: control: a host TCP server on loopback is reachable outside" ok "$(outside "$TRY" tcp-connect "$port")"
-		run "$who" "$mode" "$json" "$TRY" tcp-connect "$port"
+		tcp_start "$who"
+		check "$t: control: a host TCP server on loopback is reachable outside" ok "$(outside "$TRY" tcp-connect "$PORT")"
+		run "$who" "$mode" "$json" "$TRY" tcp-connect "$PORT"
 		check "$t: network \"loopback\": the host's loopback server is not reachable" refused "$(case $out in E[A-Z]*) echo refused ;; *) echo "reached: $out" ;; esac)"
-		check "$t: control: ... and it is still serving" ok "$(outside "$TRY" tcp-connect "$port")"
-		exec 7>&-
-		wait "$srv" 2>/dev/null
+		check "$t: control: ... and it is still serving" ok "$(outside "$TRY" tcp-connect "$PORT")"
+		tcp_stop
 
 		# "Commands can signal every process of the user, not only their
 		# own" only under unenforced.signal_scope
