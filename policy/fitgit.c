@@ -534,15 +534,49 @@ static const char *const home_names[] = {
 	".claude/settings.json", ".codex/config.toml",
 	NULL};
 
+static int name_entry(void *arg, const char *name, enum fs_kind kind)
+{
+	(void)kind;
+	sv_push(arg, name);
+	return 0;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Each home's names: protected as written, and where they resolve when
+ * they exist.  The home is listed once, and a name whose first
+ * component is not in it is not resolved (it cannot exist): one
+ * getdents instead of about 57 failing opens, most of the names being
+ * absent on any one machine.  An unlistable home is probed name by
+ * name, as before. */
 static void home_files(struct gscan *g)
 {
 	for (size_t h = 0; h < g->homes.n; h++) {
 		const char *home = g->homes.v[h], *rel;
+		struct strvec present = {0};
+		bool listed = g->fc->fs->list(g->fc->fs->ctx, home, name_entry, &present) == 0;
+		if (listed && present.n)
+			qsort(present.v, present.n, sizeof *present.v, str_cmp);
 		for (size_t i = 0; home_names[i]; i++) {
-			char p[8400];
-			snprintf(p, sizeof p, "%s/%s", strcmp(home, "/") ? home : "", home_names[i]);
-			protect(g, p, "$HOME file ~/%s of %s", home_names[i], home);
+			char p[8400], first[256], norm[4096], canon[4096], where[512];
+			const char *name = home_names[i], *slash = strchr(name, '/');
+			size_t fl = slash ? (size_t)(slash - name) : strlen(name);
+			snprintf(first, sizeof first, "%.*s", (int)fl, name);
+			const char *key = first;
+			bool exists = !listed ||
+				(present.n && bsearch(&key, present.v, present.n, sizeof *present.v, str_cmp));
+			snprintf(p, sizeof p, "%s/%s", strcmp(home, "/") ? home : "", name);
+			snprintf(where, sizeof where, ".protect ($HOME file ~/%s of %.400s)", name, home);
+			enum fs_kind k;
+			if (lexical(p, norm, sizeof norm) == 0)
+				protect_one(g, norm, where);
+			if (exists && g->fc->fs->resolve(g->fc->fs->ctx, p, canon, sizeof canon, &k) == 0)
+				protect_one(g, canon, where);
 		}
+		sv_free(&present);
 		bool held = false;
 		for (size_t w = 0; w < g->fc->p->writable.v.n; w++)
 			held |= g->fc->wcanon[w] && path_within(home, g->fc->wcanon[w]);
@@ -572,6 +606,15 @@ static void homes(struct gscan *g)
 
 void fit_git_routes(struct fitctx *fc)
 {
+	/* Every route ends in protect_one(), which carves only inside a
+	 * writable tree: with none (the default profile: tmp and the views
+	 * are fresh and private), there is nothing to look for, and the
+	 * start-up skips the home and git configuration probes. */
+	bool any = false;
+	for (size_t i = 0; i < fc->p->writable.v.n; i++)
+		any |= fc->wcanon[i] != NULL;
+	if (!any)
+		return;
 	struct gscan g = {.fc = fc};
 	g.buf = xmalloc(GIT_READ_MAX);
 	homes(&g);

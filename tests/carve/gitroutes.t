@@ -163,6 +163,27 @@ for who in $USERS; do
 			"holds the home $(re "$H"): its PATH directories" \
 			"$(plan_q "$who" "{$(keys "$mode")\"writable\":[\"$W\"],\"env\":{\"set\":{\"HOME\":\"$H\"}}}" '"\n".join(d["remarks"])')"
 
+		# --- HOME outside the workspace, its dotfiles symlinked into it
+		# (a dotfiles repository): the names are found by listing the
+		# home once, and each present one is followed to the tree; a
+		# name under a symlinked directory (~/.config -> tree) too ---
+		W=$(mkws "$who" "dotfiles-$mode")
+		H=$(mkws "$who" "dotfiles-home-$mode")
+		as "$who" mkdir -p "$W/dot/config/git" "$W/dot/ssh"
+		for f in bashrc gitconfig config/git/config ssh/config; do
+			echo "# $f" | as "$who" tee "$W/dot/$f" >/dev/null
+		done
+		as "$who" ln -sfn "$W/dot/bashrc" "$H/.bashrc"
+		as "$who" ln -sfn "$W/dot/gitconfig" "$H/.gitconfig"
+		as "$who" ln -sfn "$W/dot/config" "$H/.config"
+		as "$who" ln -sfn "$W/dot/ssh" "$H/.ssh"
+		for f in bashrc gitconfig config/git/config ssh/config; do
+			named=$W/dot/$f
+			[ "$f" = config/git/config ] && named=$W/dot/config/git
+			[ "$f" = ssh/config ] && named=$W/dot/ssh
+			route "$who" "$mode" "~ symlinked to dot/$f" "$W" "$W/dot/$f" append "],\"env\":{\"set\":{\"HOME\":\"$H\"}},\"readable\":[\"/\"" "dot/$f" "$named"
+		done
+
 		# --- ordinary work still works in a protected workspace ---
 		W=$(mkws "$who" "work-$mode")
 		L=$(mkws "$who" "work-lib-$mode")
