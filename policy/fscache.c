@@ -16,6 +16,8 @@ struct fsc_entry {
 	int rc;            /* resolve(): 0 or -errno */
 	char *canon;       /* resolve()'s answer when rc == 0 */
 	enum fs_kind kind;
+	int lk_rc;         /* lkind(): 1 not asked yet, else 0 or -errno */
+	enum fs_kind lk_kind;
 	bool listed;       /* list() answer cached below */
 	int list_rc;
 	struct strvec names;
@@ -53,6 +55,7 @@ static struct fsc_entry *slot(struct fs_cache *c, const char *path)
 	if (!c->e[j].path) {
 		c->e[j].path = xstrdup(path);
 		c->e[j].rc = 1; /* not resolved yet */
+		c->e[j].lk_rc = 1;
 		c->used++;
 	}
 	return &c->e[j];
@@ -78,10 +81,18 @@ static int cached_resolve(void *ctx, const char *path, char *out, size_t n,
 	return 0;
 }
 
+/* The protect list, the git routes and the mount plan each ask about
+ * the same names (a workspace's .git, .gitmodules, .envrc, ... up to
+ * three times each): one lstat per path and fit(), like resolve(). */
 static int cached_lkind(void *ctx, const char *path, enum fs_kind *kind)
 {
 	struct fs_cache *c = ctx;
-	return c->inner->lkind(c->inner->ctx, path, kind);
+	struct fsc_entry *e = slot(c, path);
+	if (e->lk_rc == 1)
+		e->lk_rc = c->inner->lkind(c->inner->ctx, path, &e->lk_kind);
+	if (e->lk_rc == 0)
+		*kind = e->lk_kind;
+	return e->lk_rc;
 }
 
 struct collect {

@@ -1,6 +1,7 @@
-/* A memo of resolve() and list() answers in front of an fs_view, for the
- * length of one fit().  lkind() is not cached: carve-outs ask it once per
- * path and its answer must be fresh. */
+/* A memo of resolve(), lkind() and list() answers in front of an
+ * fs_view, for the length of one fit() (a plan is made from one look at
+ * the tree; the shim opens every path again race-free when it applies
+ * the plan: shim/resolve.c). */
 #ifndef SB_FSCACHE_H
 #define SB_FSCACHE_H
 
@@ -20,7 +21,7 @@ struct fs_cache {
 
 /* Start an empty cache over `inner` and return the view to use: it gives
  * `inner`'s answers (0 or a negative errno), asking `inner` once per path
- * for resolve() and list(); a cached name longer than the caller's buffer
+ * for resolve(), lkind() and list(); a cached name longer than the caller's buffer
  * is -ENAMETOOLONG, as from the real view.  The view points at `c`, which
  * must outlive it. */
 struct fs_view fs_cache_view(struct fs_cache *c, const struct fs_view *inner);

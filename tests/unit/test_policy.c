@@ -1223,6 +1223,116 @@ static void test_filter(void)
 	run_free(&r);
 }
 
+/* A view that counts what fit() asks of the filesystem, per path. */
+struct counting {
+	struct fs_view inner;
+	struct strvec resolved, lkinded, listed;
+};
+
+static int count_resolve(void *ctx, const char *path, char *out, size_t n, enum fs_kind *k)
+{
+	struct counting *c = ctx;
+	sv_push(&c->resolved, path);
+	return c->inner.resolve(c->inner.ctx, path, out, n, k);
+}
+
+static int count_lkind(void *ctx, const char *path, enum fs_kind *k)
+{
+	struct counting *c = ctx;
+	sv_push(&c->lkinded, path);
+	return c->inner.lkind(c->inner.ctx, path, k);
+}
+
+static int count_list(void *ctx, const char *dir, fs_entry_cb cb, void *arg)
+{
+	struct counting *c = ctx;
+	sv_push(&c->listed, dir);
+	return c->inner.list(c->inner.ctx, dir, cb, arg);
+}
+
+static int count_read(void *ctx, const char *path, char *buf, size_t n, size_t *len, bool *tr)
+{
+	struct counting *c = ctx;
+	return c->inner.read(c->inner.ctx, path, buf, n, len, tr);
+}
+
+/* The first path of `v` asked more than once, or NULL. */
+static const char *asked_twice(const struct strvec *v)
+{
+	for (size_t i = 0; i < v->n; i++)
+		for (size_t j = i + 1; j < v->n; j++)
+			if (strcmp(v->v[i], v->v[j]) == 0)
+				return v->v[i];
+	return NULL;
+}
+
+/* Start-up cost (issue 13): one fit() asks the filesystem about each
+ * path at most once — resolve, lstat and listing alike — however many
+ * lists, routes and carve-outs name it; and the default profile, with
+ * no writable tree, looks at no home or git file at all. */
+static void test_fit_probes_once(void)
+{
+	static const char *const profiles[] = {"{}", "{'writable':['/w']}",
+		"{'writable':['/w','/w/sub'],'readable':['/usr','/usr']}",
+		"{'writable':['/w'],'mounts':'off','unenforced':{'host_sockets':true}}",
+		"{'writable':['/w'],'env':{'set':{'HOME':'/w/home'}}}", NULL};
+	struct host h = host_abi(7);
+	snprintf(h.home, sizeof h.home, "/home/u");
+	for (size_t i = 0; profiles[i]; i++) {
+		struct counting c = {view_of(&big_fs), {0}, {0}, {0}};
+		struct fs_view v = {count_resolve, count_lkind, count_list, count_read, &c};
+		struct run r;
+		memset(&r, 0, sizeof r);
+		if (parse(profiles[i], &r.p, &r.err)) {
+			ok(0, "profile parses: %s", profiles[i]);
+			continue;
+		}
+		r.rc = fit(&r.p, &h, &v, &r.pl, &r.err);
+		const char *a = asked_twice(&c.resolved), *b = asked_twice(&c.lkinded),
+			   *l = asked_twice(&c.listed);
+		ok(r.rc >= 0 && !a && !b && !l, "%s: each path resolved, lstat'ed and listed at most once (%zu, %zu, %zu asked)%s%s%s%s%s%s",
+		   profiles[i], c.resolved.n, c.lkinded.n, c.listed.n, a ? "; resolved twice: " : "", a ? a : "",
+		   b ? "; lstat twice: " : "", b ? b : "", l ? "; listed twice: " : "", l ? l : "");
+		if (i == 0) {
+			bool home = false;
+			for (size_t k = 0; k < c.resolved.n; k++)
+				home |= strncmp(c.resolved.v[k], "/home/u/", 8) == 0 || strstr(c.resolved.v[k], "gitconfig");
+			ok(!home, "{}: no file in the home nor git configuration looked at (no writable tree)");
+		}
+		sv_free(&c.resolved);
+		sv_free(&c.lkinded);
+		sv_free(&c.listed);
+		run_free(&r);
+	}
+}
+
+/* Every built-in rule names a syscall libseccomp knows (filter.c does
+ * not look them up at run time): in every network and unix socket mode,
+ * with the truncate filter, the denial report and port lists. */
+static void test_filter_names(void)
+{
+	static const char *const profiles[] = {"{}", "{'network':'on'}",
+		"{'network':'loopback'}", "{'network':'on','tcp_connect':[443],'tcp_bind':[8080]}",
+		"{'unix_sockets':'none'}", "{'unix_sockets':'any'}", "{'denials':{'fd':3}}",
+		"{'mounts':'off','unenforced':{'workspace_sockets':true}}",
+		"{'seccomp':{'deny':['@io-uring','uname']}}", NULL};
+	for (int abi = 1; abi <= 10; abi += abi < 3 ? 1 : 3) {
+		struct host h = host_abi(abi);
+		for (size_t i = 0; profiles[i]; i++) {
+			struct run r;
+			run_fit(&r, profiles[i], &h, &big_fs);
+			size_t bad = 0;
+			const char *first = "";
+			for (size_t k = 0; r.rc >= 0 && k < r.pl.nsc; k++)
+				if (!sc_name_valid(r.pl.sc[k].syscall) && bad++ == 0)
+					first = r.pl.sc[k].syscall;
+			ok(r.rc >= 0 && r.pl.nsc > 0 && bad == 0, "ABI %d %s: %zu rules, every name known to libseccomp%s%s",
+			   abi, profiles[i], r.pl.nsc, bad ? "; unknown: " : "", first);
+			run_free(&r);
+		}
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* 4k. Keys of later issues; 4l. capabilities.                        */
 
@@ -2193,6 +2303,8 @@ int main(void)
 	test_fit_tmp();
 	test_fit_network();
 	test_filter();
+	test_filter_names();
+	test_fit_probes_once();
 	test_not_yet();
 	test_carves();
 	test_hidden_held();
