@@ -112,7 +112,7 @@ struct plan {
 	struct strvec expanded; /* directories where expansion blocks new entries */
 	/* namespaces and mounts */
 	bool mount_ns;  /* a private mount namespace (and user namespace if not root) */
-	bool net_ns;    /* network "loopback": a fresh network namespace with lo up */
+	bool net_ns;    /* a fresh network namespace: "loopback" (lo up), or "off" with scoped unix sockets (abstract names; lo left down) */
 	bool pid_ns;    /* no_survivors: a PID namespace (with the mount namespace), a
 			 * minimal init as pid 1 and the command as pid 2, a fresh
 			 * /proc; false with no_survivors: a subreaper (best effort) */

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "shim.h"
@@ -178,6 +179,15 @@ int main(int argc, char **argv)
 	struct profile prof;
 	struct plan plan;
 	r.parent = getppid();
+	/* jansson's hash seed (against collisions chosen in a profile) from
+	 * the 16 random bytes the kernel gives every exec (AT_RANDOM; musl's
+	 * stack canary takes the first 8), not from opening /dev/urandom */
+	const unsigned char *rnd = (const unsigned char *)getauxval(AT_RANDOM);
+	if (rnd) {
+		size_t seed;
+		memcpy(&seed, rnd + 8, sizeof seed);
+		json_object_seed(seed | 1);
+	}
 	/* the argument strings as the kernel laid them out (contiguous, in
 	 * order), for the watcher to blank (shim/life.c) */
 	if (argc > 0) {

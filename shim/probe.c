@@ -131,8 +131,14 @@ void probe_host(struct host *h, bool tries)
 	}
 	/* The terminal on stdio, for granting just it when no private
 	 * /dev/pts can be had. */
+	bool tty[3];
 	for (int t = 0; t < 3; t++) {
 		char link[32], target[64];
+		/* a terminal is a tty (one ioctl); only then is the name
+		 * worth a readlink of /proc (a path walk and a d_path) */
+		tty[t] = isatty(t);
+		if (!tty[t])
+			continue;
 		snprintf(link, sizeof link, "/proc/self/fd/%d", t);
 		ssize_t n = readlink(link, target, sizeof target - 1);
 		if (n > 9 && strncmp(target, "/dev/pts/", 9) == 0) {
@@ -143,9 +149,9 @@ void probe_host(struct host *h, bool tries)
 	/* /dev/tty is the controlling terminal: granted only when it is the
 	 * one on stdio (tcgetsid: the session it controls is ours), not
 	 * when stdio holds another terminal and the user's is elsewhere */
-	pid_t sid = getsid(0);
+	pid_t sid = tty[0] || tty[1] || tty[2] ? getsid(0) : -1;
 	for (int t = 0; t < 3 && !h->stdio_terminal; t++)
-		h->stdio_terminal = isatty(t) && tcgetsid(t) == sid;
+		h->stdio_terminal = tty[t] && tcgetsid(t) == sid;
 	if (!getcwd(h->cwd, sizeof h->cwd))
 		h->cwd[0] = 0;
 	int pers = personality(0xffffffff);
