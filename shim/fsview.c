@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "shim.h"
+#include "sys.h"
 
 static enum fs_kind kind_of(mode_t m)
 {
@@ -24,11 +26,12 @@ static enum fs_kind kind_of(mode_t m)
 }
 
 /* Canonical name of `path` (symlinks followed) into buf[PATH_MAX] and its
- * stat.  One open and the kernel's own name for the open file
- * (/proc/self/fd/N): the path is walked once.  musl's realpath(3) reads
- * every prefix of the path as a link, walking ever longer prefixes — most
- * of the time fit() took on a profile of thousands of paths.  realpath
- * when /proc is not mounted (or the name it gives is not a plain path). */
+ * stat, for a path that goes through a symlink (or is not spelled
+ * canonically, or openat2 is missing).  One open and the kernel's own
+ * name for the open file (/proc/self/fd/N): the path is walked once.
+ * musl's realpath(3) reads every prefix of the path as a link, walking
+ * ever longer prefixes.  realpath when /proc is not mounted (or the name
+ * it gives is not a plain path). */
 static int canonical(const char *path, char *buf, struct stat *st)
 {
 	/* No O_CLOEXEC: closed below before anything can exec (the shim is
@@ -58,23 +61,273 @@ static int canonical(const char *path, char *buf, struct stat *st)
 	return stat(buf, st) < 0 ? -errno : 0;
 }
 
-static int real_resolve(void *ctx, const char *path, char *out, size_t n,
-			enum fs_kind *kind)
+/* True when absolute `p` is spelled as resolve() answers: no empty, "."
+ * or ".." component, no trailing '/' (but "/" itself).  Then a lookup
+ * that met no symlink names exactly `p` (RESOLVE_NO_SYMLINKS does not
+ * refuse ".."; this does). */
+static bool spelled_canonical(const char *p)
 {
-	(void)ctx;
+	if (p[0] != '/')
+		return false;
+	if (!p[1])
+		return true;
+	for (const char *c = p + 1;; ) {
+		size_t n = strcspn(c, "/");
+		if (n == 0 || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
+			return false;
+		if (!c[n])
+			return true;
+		c += n + 1;
+	}
+}
+
+static enum fs_kind landlock_kind(mode_t m)
+{
+	enum fs_kind k = kind_of(m);
+	/* character and block devices are files for Landlock's purposes */
+	return k == FS_OTHER ? FS_FILE : k;
+}
+
+/* ---- descriptors kept from resolve() for the Landlock rules ---- */
+
+struct fsr_ent {
+	uint32_t key;  /* offset of the path in s->keys */
+	uint32_t hash; /* fsr_hash(path): growing the index rehashes nothing */
+	int fd;        /* O_PATH|O_CLOEXEC, or -1 when not kept (budget) */
+	enum fs_kind kind;
+};
+
+/* Descriptors above this number are not kept: what the rest of the set-up
+ * opens at once (mount sources, the denial report, the pipes of
+ * no_survivors) stays within RLIMIT_NOFILE. */
+#define FSR_RESERVE 256
+
+static uint32_t fsr_hash(const char *s)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* The slot of `path` (hash `h`) in the index (its entry number + 1, or 0
+ * where it would go). */
+static uint32_t *fsr_slot(const struct fs_real *s, const char *path, uint32_t h)
+{
+	size_t mask = s->icap - 1;
+	for (size_t j = h & mask;; j = (j + 1) & mask) {
+		uint32_t *x = &s->idx[j];
+		if (!*x || (s->e[*x - 1].hash == h && strcmp(s->keys + s->e[*x - 1].key, path) == 0))
+			return x;
+	}
+}
+
+/* Room below RLIMIT_NOFILE for descriptor `fd` plus the reserve: the soft
+ * limit is raised toward the hard one (doubling, so a profile of 10,000
+ * paths costs a handful of prlimit calls), once remembered for
+ * fsview_release() to put back.  True when `fd` may be kept. */
+static bool fsr_room(struct fs_real *s, int fd)
+{
+	struct rlimit now;
+	if (!s->limit_known) {
+		if (prlimit(0, RLIMIT_NOFILE, NULL, &s->limit0) < 0)
+			return false;
+		s->limit_known = true;
+		s->limit = s->limit0.rlim_cur;
+	}
+	if ((rlim_t)fd + FSR_RESERVE < s->limit)
+		return true;
+	if (s->limit >= s->limit0.rlim_max)
+		return false;
+	now = s->limit0;
+	now.rlim_cur = s->limit * 2 < s->limit0.rlim_max ? s->limit * 2 : s->limit0.rlim_max;
+	if (prlimit(0, RLIMIT_NOFILE, &now, NULL) < 0)
+		return false;
+	s->limit = now.rlim_cur;
+	s->raised = true;
+	return (rlim_t)fd + FSR_RESERVE < s->limit;
+}
+
+/* Remember `path` (canonical) → fd, kind in empty slot `x` (found after
+ * fsr_reserve); fd is closed here instead when it cannot be kept. */
+static void fsr_put(struct fs_real *s, uint32_t *x, const char *path, uint32_t h,
+		    int fd, enum fs_kind kind)
+{
+	if (!fsr_room(s, fd)) {
+		close(fd);
+		fd = -1;
+	}
+	size_t len = strlen(path) + 1;
+	if (s->klen + len > s->kcap) {
+		s->kcap = (s->klen + len) * 2;
+		s->keys = xrealloc(s->keys, s->kcap);
+	}
+	memcpy(s->keys + s->klen, path, len);
+	s->e = xgrow(s->e, s->n, sizeof *s->e);
+	s->e[s->n] = (struct fsr_ent){(uint32_t)s->klen, h, fd, kind};
+	s->klen += len;
+	*x = (uint32_t)++s->n;
+	if (fd >= 0) {
+		s->lo = s->nkept && s->lo < fd ? s->lo : fd;
+		s->hi = s->nkept && s->hi > fd ? s->hi : fd;
+		s->nkept++;
+	}
+}
+
+int fsview_fd(const struct fs_real *s, const char *path, enum fs_kind *kind)
+{
+	if (!s || !s->icap)
+		return -1;
+	uint32_t x = *fsr_slot(s, path, fsr_hash(path));
+	if (!x || s->e[x - 1].fd < 0)
+		return -1;
+	*kind = s->e[x - 1].kind;
+	return s->e[x - 1].fd;
+}
+
+void fsview_release(struct fs_real *s)
+{
+	if (s->nkept) {
+		/* the kept ones in runs of consecutive numbers, one
+		 * close_range each: an inherited descriptor (keep_fds) may
+		 * sit between two of them */
+		size_t span = (size_t)(s->hi - s->lo) + 1;
+		unsigned char *mine = xcalloc(span, 1);
+		for (size_t i = 0; i < s->n; i++)
+			if (s->e[i].fd >= 0)
+				mine[s->e[i].fd - s->lo] = 1;
+		for (size_t a = 0; a < span;) {
+			if (!mine[a]) {
+				a++;
+				continue;
+			}
+			size_t b = a;
+			while (b + 1 < span && mine[b + 1])
+				b++;
+			/* close_range is Linux 5.9: one close each before */
+			if (sb_close_range((unsigned)(s->lo + (int)a), (unsigned)(s->lo + (int)b), 0) < 0)
+				for (size_t f = a; f <= b; f++)
+					close(s->lo + (int)f);
+			a = b + 1;
+		}
+		free(mine);
+	}
+	/* the command gets the limit the shim was started with */
+	if (s->raised)
+		prlimit(0, RLIMIT_NOFILE, &s->limit0, NULL);
+	free(s->idx);
+	free(s->e);
+	free(s->keys);
+	memset(s, 0, sizeof *s);
+}
+
+/* Grow the index before an insertion, so a slot found next stays valid
+ * for it. */
+static void fsr_reserve(struct fs_real *s)
+{
+	if ((s->n + 1) * 2 <= s->icap)
+		return;
+	size_t ncap = s->icap ? s->icap * 2 : 256;
+	uint32_t *old = s->idx;
+	size_t ocap = s->icap;
+	s->idx = xcalloc(ncap, sizeof *s->idx);
+	s->icap = ncap;
+	for (size_t j = 0; j < ocap; j++) {
+		if (!old[j])
+			continue;
+		size_t k = s->e[old[j] - 1].hash & (ncap - 1);
+		while (s->idx[k])
+			k = (k + 1) & (ncap - 1);
+		s->idx[k] = old[j];
+	}
+	free(old);
+}
+
+/* One openat2 that follows no symlink at all (nor a magic link): -errno
+ * or the O_PATH descriptor, *kind set.  O_DIRECTORY first — profile
+ * paths are mostly directories, and then no fstat is needed for the
+ * kind; ENOTDIR on the last component means a file (devices count as
+ * files for Landlock), opened again without it. */
+static int open_plain(const char *path, enum fs_kind *kind)
+{
+	struct sb_open_how how = {O_PATH | O_CLOEXEC | O_DIRECTORY, 0,
+				  SB_RESOLVE_NO_SYMLINKS | SB_RESOLVE_NO_MAGICLINKS};
+	int fd = sb_openat2(AT_FDCWD, path, &how);
+	if (fd >= 0) {
+		*kind = FS_DIR;
+		return fd;
+	}
+	if (errno != ENOTDIR)
+		return -errno;
+	how.flags = O_PATH | O_CLOEXEC;
+	fd = sb_openat2(AT_FDCWD, path, &how);
+	if (fd < 0)
+		return -errno;
+	*kind = FS_FILE;
+	return fd;
+}
+
+/* resolve(): one openat2 that follows no symlink at all proves a path
+ * spelled canonically to be its own canonical name (no readlink of
+ * /proc/self/fd), and tells a directory by O_DIRECTORY: one system call
+ * for a directory, two for a file.  With `s` keeping, the O_PATH
+ * descriptor stays open for the Landlock rule on that path (fsview_fd),
+ * so the path is never looked up again.  Anything else (a symlink on the
+ * way: ELOOP; no openat2 before Linux 5.6 or under a filter that hides
+ * it: ENOSYS, EPERM; EINVAL, E2BIG: flags this kernel does not know)
+ * takes the one-walk canonical() above. */
+static int resolve_in(struct fs_real *s, const char *path, char *out, size_t n,
+		      enum fs_kind *kind)
+{
 	char buf[PATH_MAX];
 	struct stat st;
+	bool plain = spelled_canonical(path);
+	uint32_t *x = NULL, h = 0;
+	if (plain && s) {
+		fsr_reserve(s);
+		h = fsr_hash(path);
+		x = fsr_slot(s, path, h);
+		if (*x) {
+			/* asked again (the plan made once more after a refused
+			 * namespace): the answer that goes with the descriptor */
+			if (strlen(path) >= n)
+				return -ENAMETOOLONG;
+			strcpy(out, path);
+			*kind = s->e[*x - 1].kind;
+			return 0;
+		}
+	}
+	if (plain) {
+		int fd = open_plain(path, kind);
+		if (fd >= 0 && strlen(path) >= n) {
+			close(fd);
+			return -ENAMETOOLONG;
+		}
+		if (fd >= 0) {
+			if (s)
+				fsr_put(s, x, path, h, fd, *kind);
+			else
+				close(fd);
+			strcpy(out, path);
+			return 0;
+		}
+		if (fd != -ELOOP && fd != -ENOSYS && fd != -EPERM && fd != -EINVAL && fd != -E2BIG)
+			return fd;
+	}
 	int rc = canonical(path, buf, &st);
 	if (rc)
 		return rc;
 	if (strlen(buf) >= n)
 		return -ENAMETOOLONG;
 	strcpy(out, buf);
-	*kind = kind_of(st.st_mode);
-	/* character and block devices are files for Landlock's purposes */
-	if (*kind == FS_OTHER)
-		*kind = FS_FILE;
+	*kind = landlock_kind(st.st_mode);
 	return 0;
+}
+
+static int real_resolve(void *ctx, const char *path, char *out, size_t n,
+			enum fs_kind *kind)
+{
+	return resolve_in(ctx, path, out, n, kind);
 }
 
 static int real_lkind(void *ctx, const char *path, enum fs_kind *kind)
@@ -87,9 +340,7 @@ static int real_lkind(void *ctx, const char *path, enum fs_kind *kind)
 		*kind = FS_MISSING;
 		return 0;
 	}
-	*kind = kind_of(st.st_mode);
-	if (*kind == FS_OTHER)
-		*kind = FS_FILE;
+	*kind = landlock_kind(st.st_mode);
 	return 0;
 }
 
@@ -178,3 +429,9 @@ static int real_read(void *ctx, const char *path, char *buf, size_t n,
 }
 
 const struct fs_view fsview_real = {real_resolve, real_lkind, real_list, real_read, NULL};
+
+struct fs_view fsview_keeping(struct fs_real *s)
+{
+	memset(s, 0, sizeof *s);
+	return (struct fs_view){real_resolve, real_lkind, real_list, real_read, s};
+}

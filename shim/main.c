@@ -108,11 +108,12 @@ static int load_profile(const char *arg, char **text, size_t *len, struct sb_err
 	return sb_fail(err, NULL, NULL, "profile must be inline JSON ({...}), @PATH or fd:N; got \"%.40s\"", arg);
 }
 
-/* Load, parse, probe and fit.  Returns fit()'s answer: 0; 1 with the
+/* Load, parse, probe and fit (through `fs`).  Returns fit()'s answer: 0; 1 with the
  * plan kept (parts refused: --check still prints it); -1 with nothing
  * left to free. */
 static int load_and_fit(const char *arg, bool check, struct profile *prof,
-			struct host *h, struct plan *pl, struct sb_err *err)
+			struct host *h, const struct fs_view *fs, struct plan *pl,
+			struct sb_err *err)
 {
 	char *text;
 	size_t len;
@@ -129,14 +130,14 @@ static int load_and_fit(const char *arg, bool check, struct profile *prof,
 		return -1;
 	}
 	probe_host(h, check);
-	rc = user_resolve(prof, h, err) ? -1 : fit(prof, h, &fsview_real, pl, err);
+	rc = user_resolve(prof, h, err) ? -1 : fit(prof, h, fs, pl, err);
 	if (rc == 1 && !check && pl->mount_ns) {
 		/* A run assumes namespaces without trying them; before refusing,
 		 * find out for real, so the one refusal names every part this
 		 * host cannot enforce, those a missing namespace adds too. */
 		plan_free(pl);
 		probe_host(h, true);
-		rc = fit(prof, h, &fsview_real, pl, err);
+		rc = fit(prof, h, fs, pl, err);
 		if (rc == 0) {
 			/* (cannot happen: a namespace only ever closes gaps) */
 			plan_free(pl);
@@ -157,7 +158,7 @@ static int replan(struct run *r, struct plan *pl, struct sb_err *err)
 	r->host.mounts_errno = r->ns_errno;
 	snprintf(r->host.mounts_why, sizeof r->host.mounts_why, "%s", r->ns_why);
 	plan_free(pl);
-	return fit(r->prof, &r->host, &fsview_real, pl, err) ? -1 : 0;
+	return fit(r->prof, &r->host, &r->fsview, pl, err) ? -1 : 0;
 }
 
 /* The plan's notices, then one line for every part left out. */
@@ -223,7 +224,7 @@ int main(int argc, char **argv)
 			sb_say("usage: __sandbox --check PROFILE");
 			return 125;
 		}
-		int rc = load_and_fit(argv[i + 1], true, &prof, &r.host, &plan, &err);
+		int rc = load_and_fit(argv[i + 1], true, &prof, &r.host, &fsview_real, &plan, &err);
 		if (rc < 0)
 			return fail(&err);
 		/* a refused profile still shows its plan, refused parts included */
@@ -246,7 +247,10 @@ int main(int argc, char **argv)
 		sb_say("usage: __sandbox PROFILE -- COMMAND [ARG...] (no COMMAND after \"--\")");
 		return 125;
 	}
-	if (load_and_fit(argv[i], false, &prof, &r.host, &plan, &err))
+	/* a run keeps the descriptors fit() resolved paths with, for the
+	 * Landlock rules on them (released by landlock_prepare) */
+	r.fsview = fsview_keeping(&r.fsr);
+	if (load_and_fit(argv[i], false, &prof, &r.host, &r.fsview, &plan, &err))
 		return fail(&err); /* (exits: nothing to free) */
 	r.prof = &prof;
 	r.plan = &plan;

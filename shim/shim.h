@@ -7,6 +7,8 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <linux/filter.h>
+#include <stdint.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "../policy/fit.h"
@@ -17,6 +19,29 @@
 
 #define SB_VERSION "0.1.0"
 
+/* The real view for a run: each path resolve() proves canonical (one
+ * openat2 with RESOLVE_NO_SYMLINKS, then fstat) keeps its O_PATH
+ * descriptor (close-on-exec), so landlock_prepare() adds the path's rule
+ * with it instead of looking the path up again — two system calls to
+ * resolve, one for the rule, the closes batched (fsview_release).
+ * Descriptors are kept while RLIMIT_NOFILE has room above a reserve of
+ * 256; the soft limit is raised toward the hard one for that and put
+ * back by fsview_release().  A path asked again (the plan made once more)
+ * is answered from the table.  Owned by main() (struct run); everything
+ * in it is released by fsview_release(). */
+struct fs_real {
+	uint32_t *idx;          /* open addressing: entry number + 1, 0 empty */
+	size_t icap;
+	struct fsr_ent *e;      /* the answers, in order */
+	size_t n;
+	char *keys;             /* the canonical paths, NUL-separated */
+	size_t klen, kcap;
+	size_t nkept;           /* entries holding a descriptor */
+	int lo, hi;             /* lowest and highest kept descriptor */
+	bool limit_known, raised;
+	struct rlimit limit0;   /* RLIMIT_NOFILE at the first kept descriptor */
+	rlim_t limit;           /* the soft limit now */
+};
 /* Which process the shim becomes (shim/life.c): the command itself
  * (the default), or, for no_survivors, a supervisor outside with the
  * sandbox below — a PID namespace's init and the command as pid 2, or
@@ -49,10 +74,25 @@ struct run {
 	int status_fd;         /* LIFE_PIDNS, below the supervisor: the pipe the init reports the command's wait status on; else -1 */
 	pid_t supervisor;      /* below the supervisor: its pid (LIFE_SUBREAPER: the parent to check) */
 	sigset_t sigmask;      /* below the supervisor: the signal mask at start, given back to the command */
+	struct fs_real fsr;    /* descriptors fit() resolved paths with, kept for the Landlock rules */
+	struct fs_view fsview; /* fit()'s view of the filesystem, keeping them in fsr */
 };
 
 /* shim/fsview.c: the real, read-only filesystem view for fit(). */
 extern const struct fs_view fsview_real;
+/* Start an empty `s` and return the view that keeps descriptors in it. */
+struct fs_view fsview_keeping(struct fs_real *s);
+/* The kept descriptor of canonical `path` (borrowed: valid until
+ * fsview_release) and its kind then, or -1 when none was kept (a path
+ * resolve() never saw or walked through a symlink, or past the budget). */
+int fsview_fd(const struct fs_real *s, const char *path, enum fs_kind *kind);
+/* Close every kept descriptor — close_range(2) over each run of
+ * consecutive numbers (Linux 5.9; close(2) each before) — put
+ * RLIMIT_NOFILE back as it was, and free the table (s is zeroed: safe
+ * twice).  Before anything forks a process that outlives the set-up (the
+ * denial listener, the die_with_parent watcher): an O_PATH descriptor
+ * pins its mount. */
+void fsview_release(struct fs_real *s);
 
 /* shim/probe.c: what this host can enforce.  Never fails. */
 /* `tries`: also try the namespaces in short-lived children (--probe,
