@@ -33,29 +33,32 @@ static int resolve_entry(struct plan *pl, const struct fs_view *fs,
 /* Grant every path of one list; trees that contain /dev are granted
  * around it, trees inside /dev are refused (devices are granted through
  * `devices` only, DESIGN.md "Filesystem"). */
-static int grant_list(struct plan *pl, const struct fs_view *fs,
-		      const struct pathlist *l, uint64_t access, bool first_required,
-		      const struct strvec *excluded, const char *tmp, struct sb_err *err)
+static int grant_list(struct fitctx *fc, const struct pathlist *l, uint64_t access,
+		      bool first_required, const struct strvec *excluded,
+		      const char *tmp, struct sb_err *err)
 {
+	struct plan *pl = fc->pl;
 	for (size_t i = 0; i < l->v.n; i++) {
-		char where[96], canon[4096];
+		char where[96];
+		const char *canon;
 		enum fs_kind kind;
 		/* tmp may not exist yet: its own rule below carries execute */
 		if (tmp && strcmp(l->v.v[i], tmp) == 0)
 			continue;
 		snprintf(where, sizeof where, ".%s[%zu]", l->key, i);
 		bool quiet = !l->set || strcmp(l->key, "caches") == 0;
-		int r = resolve_entry(pl, fs, where, l->v.v[i], first_required && i == 0,
-				      quiet, canon, sizeof canon, &kind, err);
-		if (r < 0)
-			return -1;
-		if (r == 0)
+		int r = fit_entry(fc, l, i, &canon, &kind);
+		if (r && first_required && i == 0)
+			return sb_fail(err, where, l->v.v[i], "%s", strerror(-r));
+		if (r && !quiet)
+			plan_notice(pl, "%s \"%s\": skipped: %s", where, l->v.v[i], strerror(-r));
+		if (r)
 			continue;
 		if (path_within(canon, "/dev") && strcmp(canon, "/") != 0)
 			return sb_fail(err, where, l->v.v[i], "resolves inside /dev (%s); device nodes are granted through \"devices\" only", canon);
 		if (first_required && i == 0 && kind != FS_DIR)
 			return sb_fail(err, where, l->v.v[i], "the workspace must be a directory");
-		if (carve_grant(pl, fs, canon, kind, access, where, excluded, err))
+		if (carve_grant(pl, fc->fs, canon, kind, access, where, excluded, err))
 			return -1;
 	}
 	return 0;
@@ -135,8 +138,57 @@ void fit_gap(struct fitctx *fc, unsigned part, const char *where,
 	plan_left(fc->pl, false, where, what, reason, key);
 }
 
+int fit_entry(const struct fitctx *fc, const struct pathlist *l, size_t i,
+	      const char **canon, enum fs_kind *kind)
+{
+	const struct profile *p = fc->p;
+	const struct pathlist *lists[4] = {&p->writable, &p->readable, &p->executable, &p->caches};
+	size_t k = 0;
+	while (k < 4 && lists[k] != l)
+		k++;
+	struct fit_memo *m = fc->memo;
+	if (k == 4 || i >= l->v.n)
+		abort(); /* (a caller's mistake, not input) */
+	/* the default executable list: readable's entries, then writable's
+	 * (the same strings, copied by profile_parse) */
+	if (l == &p->executable && !p->executable.set && i < p->readable.v.n + p->writable.v.n &&
+	    strcmp(l->v.v[i], i < p->readable.v.n ? p->readable.v.v[i] : p->writable.v.v[i - p->readable.v.n]) == 0)
+		return i < p->readable.v.n ? fit_entry(fc, &p->readable, i, canon, kind)
+					   : fit_entry(fc, &p->writable, i - p->readable.v.n, canon, kind);
+	if (!m->v[k])
+		m->v[k] = xcalloc(l->v.n + 1, sizeof *m->v[k]);
+	struct fit_canon *c = &m->v[k][i];
+	if (!c->done) {
+		char buf[4096];
+		enum fs_kind got = FS_MISSING;
+		c->done = true;
+		/* the writable trees through the cache: git discovery and the
+		 * home files resolve them (and paths in them) again, and must
+		 * get the same answer */
+		const struct fs_view *v = fc->raw && k ? fc->raw : fc->fs;
+		c->rc = v->resolve(v->ctx, l->v.v[i], buf, sizeof buf, &got);
+		c->kind = (unsigned char)got;
+		if (c->rc == 0)
+			c->canon = strcmp(buf, l->v.v[i]) == 0 ? l->v.v[i] : xstrdup(buf);
+	}
+	if (c->rc)
+		return c->rc;
+	*canon = c->canon;
+	*kind = (enum fs_kind)c->kind;
+	return 0;
+}
+
 void fitctx_free(struct fitctx *fc)
 {
+	const struct profile *p = fc->p;
+	const struct pathlist *lists[4] = {&p->writable, &p->readable, &p->executable, &p->caches};
+	for (size_t k = 0; fc->memo && k < 4; k++) {
+		for (size_t i = 0; fc->memo->v[k] && i < lists[k]->v.n; i++)
+			if (fc->memo->v[k][i].canon != lists[k]->v.v[i])
+				free((char *)fc->memo->v[k][i].canon); /* a copy (or NULL) */
+		free(fc->memo->v[k]);
+	}
+	free(fc->memo);
 	for (size_t i = 0; fc->wcanon && i < fc->p->writable.v.n; i++)
 		free(fc->wcanon[i]);
 	free(fc->wcanon);
@@ -376,9 +428,10 @@ static int grant_exec_in_hidden(struct fitctx *fc, struct sb_err *err)
 {
 	const struct pathlist *x = &fc->p->executable;
 	for (size_t i = 0; x->set && !fc->pl->mount_ns && i < x->v.n; i++) {
-		char canon[4096], where[96];
+		char where[96];
+		const char *canon;
 		enum fs_kind k;
-		if (fc->fs->resolve(fc->fs->ctx, x->v.v[i], canon, sizeof canon, &k))
+		if (fit_entry(fc, x, i, &canon, &k))
 			continue;
 		for (size_t c = 0; c < fc->ncv; c++) {
 			const struct carve *cv = &fc->cv[c];
@@ -404,10 +457,10 @@ static int fit_ll_grants(struct fitctx *fc, struct sb_err *err)
 	struct plan *pl = fc->pl;
 	const struct fs_view *fs = fc->fs;
 	uint64_t all = ll_fs_rights(pl->abi);
-	if (grant_list(pl, fs, &p->writable, all & ~LL_FS_EXECUTE, true, &fc->excl_w, NULL, err) ||
-	    grant_list(pl, fs, &p->readable, GRANT_READ, false, &fc->excl_r, NULL, err) ||
-	    grant_list(pl, fs, &p->executable, GRANT_EXEC, false, &fc->excl_r, p->tmp, err) ||
-	    grant_list(pl, fs, &p->caches, GRANT_READ, false, &fc->excl_r, NULL, err) ||
+	if (grant_list(fc, &p->writable, all & ~LL_FS_EXECUTE, true, &fc->excl_w, NULL, err) ||
+	    grant_list(fc, &p->readable, GRANT_READ, false, &fc->excl_r, NULL, err) ||
+	    grant_list(fc, &p->executable, GRANT_EXEC, false, &fc->excl_r, p->tmp, err) ||
+	    grant_list(fc, &p->caches, GRANT_READ, false, &fc->excl_r, NULL, err) ||
 	    grant_devices(pl, fs, p, fc->h, err) || grant_exec_in_hidden(fc, err))
 		return -1;
 	if (fc->shm)
@@ -589,7 +642,8 @@ int fit(const struct profile *p, const struct host *h, const struct fs_view *raw
 	pl->prof = p;
 	pl->unix_sockets = p->unix_sockets;
 	pl->denials_fd = -1;
-	struct fitctx fc = {.p = p, .h = h, .fs = &view, .pl = pl};
+	struct fitctx fc = {.p = p, .h = h, .fs = &view, .pl = pl,
+			    .memo = xcalloc(1, sizeof *fc.memo), .raw = raw};
 	int bad = fit_ns(&fc, err) || fit_landlock(&fc, err) || fit_caps(p, h, pl, err);
 	if (!bad)
 		fit_survivors(&fc);

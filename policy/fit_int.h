@@ -21,6 +21,21 @@ struct carve {
 	char where[512];
 };
 
+/* resolve() of one entry of a profile path list, asked once per fit()
+ * (16 bytes: one per entry of lists of 10,000). */
+struct fit_canon {
+	const char *canon;   /* rc == 0: the entry itself (borrowed) or a copy (owned) */
+	int rc;              /* 0 or resolve()'s negative errno */
+	unsigned char kind;  /* enum fs_kind */
+	bool done;
+};
+
+/* The memo of fit_entry() for writable, readable, executable and caches
+ * (in that order), one slot per entry; owned by fit(). */
+struct fit_memo {
+	struct fit_canon *v[4];
+};
+
 /* Everything the steps of fit() share; owned by fit(), freed by
  * fitctx_free().  `p`, `h`, `fs`, `pl` are borrowed. */
 struct fitctx {
@@ -40,9 +55,24 @@ struct fitctx {
 	struct strvec excl_w;   /* writable trees also go around read-only carve-outs */
 	struct strvec ro_read;  /* existing read-only carve-outs: readable again (expansion) */
 	char why[320];          /* why there is no mount namespace */
+	struct fit_memo *memo;  /* fit_entry()'s answers (mutable behind a const fitctx) */
+	const struct fs_view *raw; /* the view under the fs cache: fit_entry() memoises itself */
 };
 
 void fitctx_free(struct fitctx *fc);
+/* resolve() of entry i of list `l` — one of the profile's writable,
+ * readable, executable, caches — through fc->fs, asked once per fit():
+ * those lists are walked once per view, carve-out, keep and grant, and
+ * at 10,000 entries a lookup in the fs cache for each entry of each walk
+ * was most of fit()'s own time.  Readable, executable and caches are
+ * asked of the view under the cache, so their entries take no room there
+ * (nothing else in fit() resolves them); the default executable list is the
+ * readable then the writable entries (profile_parse), so its entries
+ * share their answers.  0 with *canon (borrowed until fitctx_free) and
+ * *kind, or the negative errno.  Any other list is a programming error
+ * (abort). */
+int fit_entry(const struct fitctx *fc, const struct pathlist *l, size_t i,
+	      const char **canon, enum fs_kind *kind);
 /* A part the host cannot enforce: left out (noted) when the profile allows
  * it through `part` (an enum unenforced_part bit, 0: only best_effort),
  * else recorded as refused.  Never fails. */

@@ -56,10 +56,9 @@ bool fit_readable(const struct fitctx *fc, const char *path)
 		return true;
 	for (size_t l = 0; l < 2; l++)
 		for (size_t i = 0; i < lists[l]->v.n; i++) {
-			char canon[4096];
+			const char *canon;
 			enum fs_kind k;
-			if (fc->fs->resolve(fc->fs->ctx, lists[l]->v.v[i], canon, sizeof canon, &k) == 0 &&
-			    path_within(path, canon))
+			if (fit_entry(fc, lists[l], i, &canon, &k) == 0 && path_within(path, canon))
 				return true;
 		}
 	return false;
@@ -294,9 +293,10 @@ static void keep_inside(struct fitctx *fc, const char *dir, bool resolver)
 		p->executable.set ? &p->executable : NULL};
 	for (size_t l = 0; l < 4; l++)
 		for (size_t i = 0; keep[l] && i < keep[l]->v.n; i++) {
-			char canon[4096], where[96];
+			char where[96];
+			const char *canon;
 			enum fs_kind k;
-			if (fc->fs->resolve(fc->fs->ctx, keep[l]->v.v[i], canon, sizeof canon, &k) ||
+			if (fit_entry(fc, keep[l], i, &canon, &k) ||
 			    strcmp(canon, dir) == 0 || !path_within(canon, dir))
 				continue;
 			snprintf(where, sizeof where, ".%s[%zu]", keep[l]->key, i);
@@ -334,10 +334,9 @@ static bool asked_for(const struct fitctx *fc, const char *dir)
 			return true;
 	for (size_t l = 0; l < 2; l++)
 		for (size_t i = 0; lists[l]->set && i < lists[l]->v.n; i++) {
-			char canon[4096];
+			const char *canon;
 			enum fs_kind k;
-			if (fc->fs->resolve(fc->fs->ctx, lists[l]->v.v[i], canon, sizeof canon, &k) == 0 &&
-			    strcmp(canon, dir) == 0)
+			if (fit_entry(fc, lists[l], i, &canon, &k) == 0 && strcmp(canon, dir) == 0)
 				return true;
 		}
 	return false;
@@ -594,8 +593,8 @@ static void plan_read_only_root(struct fitctx *fc)
 			return; /* all of it is writable */
 	plan_add_mount(fc->pl, MNT_RO_ROOT, "/", "outside the writable trees", true);
 	for (size_t i = 0; i < p->writable.v.n; i++) {
-		char where[32], canon[4096];
-		const char *rel;
+		char where[32];
+		const char *rel, *canon;
 		enum fs_kind k;
 		snprintf(where, sizeof where, ".writable[%zu]", i);
 		if (fc->wcanon[i]) {
@@ -605,7 +604,7 @@ static void plan_read_only_root(struct fitctx *fc)
 			 * carve-out of that other tree comes back on its own */
 			if (!fit_in_writable(fc, fc->wcanon[i], &rel) || under_read_only(fc->pl, fc->wcanon[i]))
 				plan_add_mount(fc->pl, MNT_RW, fc->wcanon[i], where, true)->rw = true;
-		} else if (fc->fs->resolve(fc->fs->ctx, p->writable.v.v[i], canon, sizeof canon, &k) == 0 &&
+		} else if (fit_entry(fc, &p->writable, i, &canon, &k) == 0 &&
 			   k == FS_FILE && (!fit_in_writable(fc, canon, &rel) || under_read_only(fc->pl, canon)) &&
 			   !path_within(canon, "/dev")) {
 			/* a file listed as writable comes back on its own */
@@ -746,15 +745,24 @@ static void plan_expansion(struct fitctx *fc)
  * resolve() did — the grants use resolve()'s answer — or the path
  * changed while it was checked (a concurrent process swapping a
  * directory for a symlink): refused too.  0, or -1 with `err`. */
-static int planted(struct fitctx *fc, const char *where, const char *path,
-		   struct sb_err *err)
+static int planted(struct fitctx *fc, const char *key, const struct pathlist *l,
+		   size_t i, const char *path, struct sb_err *err)
 {
-	char norm[4096], canon[4096], cur[4096] = "/", cand[4096];
-	const char *rel;
+	char norm[4096], canon[4096], cur[4096] = "/", cand[4096], where[96];
+	const char *rel, *c;
 	enum fs_kind k;
+	/* a list entry (l) is asked through the memo, tmp and cwd directly */
+	int r = l ? fit_entry(fc, l, i, &c, &k) : fc->fs->resolve(fc->fs->ctx, path, canon, sizeof canon, &k);
+	if (l && r == 0 && strcmp(c, path) == 0)
+		return 0; /* its own canonical spelling: normalised already */
+	if (l)
+		snprintf(where, sizeof where, ".%s[%zu]", l->key, i);
+	else
+		snprintf(where, sizeof where, "%s", key);
 	if (fit_normalise(path, norm, sizeof norm, where, NULL))
 		return 0; /* ".." is refused by the parser anyway */
-	int r = fc->fs->resolve(fc->fs->ctx, path, canon, sizeof canon, &k);
+	if (l && r == 0)
+		snprintf(canon, sizeof canon, "%s", c);
 	if (r == 0 && strcmp(canon, norm) == 0)
 		return 0;
 	for (const char *q = norm; *q;) {
@@ -790,15 +798,12 @@ static int check_planted(struct fitctx *fc, struct sb_err *err)
 	const struct profile *p = fc->p;
 	const struct pathlist *lists[] = {&p->writable, &p->readable, &p->executable, &p->caches};
 	for (size_t l = 0; l < 4; l++)
-		for (size_t i = 0; lists[l]->set && i < lists[l]->v.n; i++) {
-			char where[96];
-			snprintf(where, sizeof where, ".%s[%zu]", lists[l]->key, i);
-			if (planted(fc, where, lists[l]->v.v[i], err))
+		for (size_t i = 0; lists[l]->set && i < lists[l]->v.n; i++)
+			if (planted(fc, NULL, lists[l], i, lists[l]->v.v[i], err))
 				return -1;
-		}
-	if (p->tmp && planted(fc, ".tmp", p->tmp, err))
+	if (p->tmp && planted(fc, ".tmp", NULL, 0, p->tmp, err))
 		return -1;
-	if (p->cwd && planted(fc, ".cwd", p->cwd, err))
+	if (p->cwd && planted(fc, ".cwd", NULL, 0, p->cwd, err))
 		return -1;
 	return 0;
 }
@@ -810,9 +815,9 @@ int fit_ns(struct fitctx *fc, struct sb_err *err)
 	size_t nw = p->writable.v.n;
 	fc->wcanon = xcalloc(nw + 1, sizeof *fc->wcanon);
 	for (size_t i = 0; i < nw; i++) {
-		char canon[4096];
+		const char *canon;
 		enum fs_kind k;
-		if (fc->fs->resolve(fc->fs->ctx, p->writable.v.v[i], canon, sizeof canon, &k) == 0 && k == FS_DIR) {
+		if (fit_entry(fc, &p->writable, i, &canon, &k) == 0 && k == FS_DIR) {
 			fc->wcanon[i] = xstrdup(canon);
 			sv_push(&fc->pl->trees, canon);
 		}

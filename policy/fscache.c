@@ -6,59 +6,88 @@
 #include "fscache.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
 
-struct fsc_entry {
-	char *path;        /* key; NULL: empty slot */
-	int rc;            /* resolve(): 0 or -errno */
-	char *canon;       /* resolve()'s answer when rc == 0 */
-	enum fs_kind kind;
-	int lk_rc;         /* lkind(): 1 not asked yet, else 0 or -errno */
-	enum fs_kind lk_kind;
-	bool listed;       /* list() answer cached below */
-	int list_rc;
+/* Strings are offsets into the arena (it moves when it grows). */
+struct fsc_list {
+	int rc;
 	struct strvec names;
 	enum fs_kind *kinds;
 };
 
-static uint64_t hash(const char *s)
+struct fsc_entry {
+	uint32_t path;         /* key: offset in the arena */
+	uint32_t hash;         /* hash(path): growing the index rehashes nothing */
+	uint32_t canon;        /* resolve()'s answer when rc == 0 (== path when the same) */
+	int rc;                /* resolve(): 0, -errno, or 1 (not asked yet) */
+	enum fs_kind kind;
+	int lk_rc;             /* lkind(): 1 not asked yet, else 0 or -errno */
+	enum fs_kind lk_kind;
+	struct fsc_list *list; /* list() answer, NULL until asked */
+};
+
+static uint32_t hash(const char *s)
 {
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	uint32_t h = 2166136261u; /* FNV-1a */
 	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+		h = (h ^ (unsigned char)*s) * 16777619u;
 	return h;
 }
 
+/* Copy `s` into the arena; its offset. */
+static uint32_t intern(struct fs_cache *c, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	if (c->clen + n > c->ccap) {
+		c->ccap = (c->clen + n) * 2 > 4096 ? (c->clen + n) * 2 : 4096;
+		c->chars = xrealloc(c->chars, c->ccap);
+	}
+	memcpy(c->chars + c->clen, s, n);
+	c->clen += n;
+	return (uint32_t)(c->clen - n);
+}
+
+static uint32_t *find(const struct fs_cache *c, const char *path, uint32_t h)
+{
+	size_t mask = c->icap - 1;
+	for (size_t j = h & mask;; j = (j + 1) & mask) {
+		uint32_t *x = &c->idx[j];
+		if (!*x || (c->e[*x - 1].hash == h && strcmp(c->chars + c->e[*x - 1].path, path) == 0))
+			return x;
+	}
+}
+
+/* The entry of `path`, made (not resolved yet) when new.  The pointer is
+ * valid until the next slot() call. */
 static struct fsc_entry *slot(struct fs_cache *c, const char *path)
 {
-	if (c->used * 2 >= c->cap) {
-		size_t ncap = c->cap ? c->cap * 2 : 64;
-		struct fsc_entry *ne = xcalloc(ncap, sizeof *ne);
-		for (size_t i = 0; i < c->cap; i++) {
-			if (!c->e[i].path)
+	if ((c->n + 1) * 2 > c->icap) {
+		size_t ocap = c->icap;
+		uint32_t *old = c->idx;
+		c->icap = ocap ? ocap * 2 : 256;
+		c->idx = xcalloc(c->icap, sizeof *c->idx);
+		for (size_t j = 0; j < ocap; j++) {
+			if (!old[j])
 				continue;
-			size_t j = hash(c->e[i].path) & (ncap - 1);
-			while (ne[j].path)
-				j = (j + 1) & (ncap - 1);
-			ne[j] = c->e[i];
+			size_t k = c->e[old[j] - 1].hash & (c->icap - 1);
+			while (c->idx[k])
+				k = (k + 1) & (c->icap - 1);
+			c->idx[k] = old[j];
 		}
-		free(c->e);
-		c->e = ne;
-		c->cap = ncap;
+		free(old);
 	}
-	size_t j = hash(path) & (c->cap - 1);
-	while (c->e[j].path && strcmp(c->e[j].path, path) != 0)
-		j = (j + 1) & (c->cap - 1);
-	if (!c->e[j].path) {
-		c->e[j].path = xstrdup(path);
-		c->e[j].rc = 1; /* not resolved yet */
-		c->e[j].lk_rc = 1;
-		c->used++;
+	uint32_t h = hash(path);
+	uint32_t *x = find(c, path, h);
+	if (!*x) {
+		c->e = xgrow(c->e, c->n, sizeof *c->e);
+		c->e[c->n] = (struct fsc_entry){intern(c, path), h, 0, 1, FS_MISSING, 1, FS_MISSING, NULL};
+		*x = (uint32_t)++c->n;
 	}
-	return &c->e[j];
+	return &c->e[*x - 1];
 }
 
 static int cached_resolve(void *ctx, const char *path, char *out, size_t n,
@@ -68,15 +97,21 @@ static int cached_resolve(void *ctx, const char *path, char *out, size_t n,
 	struct fsc_entry *e = slot(c, path);
 	if (e->rc == 1) {
 		char buf[4096];
-		e->rc = c->inner->resolve(c->inner->ctx, path, buf, sizeof buf, &e->kind);
-		if (e->rc == 0)
-			e->canon = xstrdup(buf);
+		int rc = c->inner->resolve(c->inner->ctx, path, buf, sizeof buf, &e->kind);
+		e->rc = rc;
+		if (rc == 0) {
+			/* (intern may move the arena, not the entries) */
+			uint32_t k = strcmp(buf, c->chars + e->path) == 0 ? e->path : intern(c, buf);
+			e->canon = k;
+		}
 	}
 	if (e->rc)
 		return e->rc;
-	if (strlen(e->canon) >= n)
-		return -36; /* ENAMETOOLONG */
-	strcpy(out, e->canon);
+	const char *canon = c->chars + e->canon;
+	size_t len = strlen(canon);
+	if (len >= n)
+		return -ENAMETOOLONG;
+	memcpy(out, canon, len + 1);
 	*kind = e->kind;
 	return 0;
 }
@@ -96,19 +131,19 @@ static int cached_lkind(void *ctx, const char *path, enum fs_kind *kind)
 }
 
 struct collect {
-	struct fsc_entry *e;
+	struct fsc_list *l;
 	size_t cap;
 };
 
 static int collect_entry(void *arg, const char *name, enum fs_kind kind)
 {
 	struct collect *k = arg;
-	if (k->e->names.n == k->cap) {
+	if (k->l->names.n == k->cap) {
 		k->cap = k->cap ? k->cap * 2 : 32;
-		k->e->kinds = xrealloc(k->e->kinds, k->cap * sizeof *k->e->kinds);
+		k->l->kinds = xrealloc(k->l->kinds, k->cap * sizeof *k->l->kinds);
 	}
-	k->e->kinds[k->e->names.n] = kind;
-	sv_push(&k->e->names, name);
+	k->l->kinds[k->l->names.n] = kind;
+	sv_push(&k->l->names, name);
 	return 0;
 }
 
@@ -116,24 +151,21 @@ static int cached_list(void *ctx, const char *dir, fs_entry_cb cb, void *arg)
 {
 	struct fs_cache *c = ctx;
 	struct fsc_entry *e = slot(c, dir);
-	if (!e->listed) {
-		struct collect k = {e, 0};
-		e->list_rc = c->inner->list(c->inner->ctx, dir, collect_entry, &k);
-		e->listed = true;
+	if (!e->list) {
+		struct fsc_list *l = xcalloc(1, sizeof *l);
+		struct collect k = {l, 0};
+		l->rc = c->inner->list(c->inner->ctx, dir, collect_entry, &k);
+		e->list = l;
 	}
 	/* The callback may look up other paths, and a lookup may grow the
-	 * table and move `e`: keep only the arrays, which never move once
-	 * listed. */
-	char *const *names = e->names.v;
-	const enum fs_kind *kinds = e->kinds;
-	size_t n = e->names.n;
-	int list_rc = e->list_rc;
-	for (size_t i = 0; i < n; i++) {
-		int r = cb(arg, names[i], kinds[i]);
+	 * entries and move `e`: keep only the list, which never moves. */
+	const struct fsc_list *l = e->list;
+	for (size_t i = 0; i < l->names.n; i++) {
+		int r = cb(arg, l->names.v[i], l->kinds[i]);
 		if (r)
 			return r;
 	}
-	return list_rc;
+	return l->rc;
 }
 
 /* Not cached: each file is read once per fit() anyway. */
@@ -158,12 +190,15 @@ struct fs_view fs_cache_view(struct fs_cache *c, const struct fs_view *inner)
 
 void fs_cache_free(struct fs_cache *c)
 {
-	for (size_t i = 0; i < c->cap; i++) {
-		free(c->e[i].path);
-		free(c->e[i].canon);
-		sv_free(&c->e[i].names);
-		free(c->e[i].kinds);
+	for (size_t i = 0; i < c->n; i++) {
+		if (!c->e[i].list)
+			continue;
+		sv_free(&c->e[i].list->names);
+		free(c->e[i].list->kinds);
+		free(c->e[i].list);
 	}
+	free(c->idx);
 	free(c->e);
+	free(c->chars);
 	memset(c, 0, sizeof *c);
 }

@@ -15,11 +15,8 @@ static void left_free(struct left_out *l, size_t n);
 
 void plan_free(struct plan *pl)
 {
-	for (size_t i = 0; i < pl->nrules; i++) {
-		free(pl->rules[i].path);
-		free(pl->rules[i].where);
-	}
-	free(pl->rules);
+	free(pl->rules); /* (their strings: pl->strs) */
+	str_arena_free(&pl->strs);
 	for (size_t i = 0; i < pl->nmounts; i++) {
 		free(pl->mounts[i].path);
 		free(pl->mounts[i].where);
@@ -55,7 +52,7 @@ struct ll_path_rule *plan_add_rule(struct plan *pl, const char *path, const char
 		pl->rules = xrealloc(pl->rules, pl->caprules * sizeof *pl->rules);
 	}
 	pl->rules[pl->nrules] = (struct ll_path_rule){
-		.path = xstrdup(path), .where = xstrdup(where),
+		.path = str_arena_dup(&pl->strs, path), .where = str_arena_dup(&pl->strs, where),
 		.access = access, .is_dir = is_dir};
 	return &pl->rules[pl->nrules++];
 }

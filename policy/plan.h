@@ -10,8 +10,9 @@
 #include "profile.h"
 #include "util.h"
 
-/* One Landlock path rule.  `path` is canonical (resolved), owned.
- * `where` names the profile entry that produced it (".readable[0]"), owned.
+/* One Landlock path rule.  `path` is canonical (resolved); `where` names
+ * the profile entry that produced it (".readable[0]"); both owned by the
+ * plan's string arena (plan->strs: never freed one by one).
  * `open_check`: a device node that must really open (O_RDONLY|O_NOCTTY) or
  * is skipped with a notice (e.g. /dev/tty without a terminal → ENXIO).
  * `create_dir`: `tmp`, created 0700 by the shim before it is opened. */
@@ -153,6 +154,9 @@ struct plan {
 	 * (shim/resolve.c), since a sandboxed command could swap one in
 	 * between fit() and the open. */
 	struct strvec trees;
+	/* the rules' path and where strings (a profile of thousands of
+	 * paths: one allocation per 64 KiB, not two per rule) */
+	struct str_arena strs;
 	const struct profile *prof; /* borrowed */
 };
 

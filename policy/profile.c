@@ -174,21 +174,40 @@ static int unknown_key(const char *loc, const char *name,
 typedef int (*key_fn)(const json_t *j, const char *loc, struct profile *p,
 		      struct sb_err *err);
 
+/* A list of paths.  Every entry is checked first, in order, so a refusal
+ * names the first bad one (get_path() formats its location only then).
+ * Then each is copied from the last and its JSON string dropped at once:
+ * the copy takes the memory the string gave back, so a profile of 10,000
+ * paths does not hold the parsed document and the copies at the same
+ * time (peak RSS).  The array is the caller's own document (root of
+ * profile_parse), not a constant: the const is cast away for that. */
 static int paths_into(const json_t *j, const char *loc, struct pathlist *pl,
 		      struct sb_err *err)
 {
 	if (get_array(j, loc, err))
 		return -1;
-	size_t i;
-	json_t *e;
+	size_t n = json_array_size(j);
 	pl->set = true;
-	json_array_foreach(j, i, e) {
+	for (size_t i = 0; i < n; i++) {
+		const json_t *e = json_array_get(j, i);
+		const char *s = json_string_value(e);
+		size_t len = s ? strlen(s) : 0;
+		if (s && s[0] == '/' && len == json_string_length(e) && len < 4096)
+			continue;
 		char l[128];
-		const char *s;
 		snprintf(l, sizeof l, "%s[%zu]", loc, i);
 		if (get_path(e, l, err, &s))
 			return -1;
-		sv_push(&pl->v, s);
+	}
+	size_t base = pl->v.n;
+	for (size_t i = n; i-- > 0;) {
+		sv_push(&pl->v, json_string_value(json_array_get(j, i)));
+		json_array_remove((json_t *)j, i);
+	}
+	for (size_t a = base, b = pl->v.n; a + 1 < b; a++, b--) {
+		char *t = pl->v.v[a];
+		pl->v.v[a] = pl->v.v[b - 1];
+		pl->v.v[b - 1] = t;
 	}
 	return 0;
 }

@@ -47,6 +47,30 @@ void *xgrow(void *p, size_t n, size_t size)
 	return p;
 }
 
+char *str_arena_dup(struct str_arena *a, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	if (!a->n || a->used + n > a->cap) {
+		size_t cap = n > 65536 ? n : 65536;
+		a->chunk = xgrow(a->chunk, a->n, sizeof *a->chunk);
+		a->chunk[a->n++] = xmalloc(cap);
+		a->used = 0;
+		a->cap = cap;
+	}
+	char *d = a->chunk[a->n - 1] + a->used;
+	memcpy(d, s, n);
+	a->used += n;
+	return d;
+}
+
+void str_arena_free(struct str_arena *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->chunk[i]);
+	free(a->chunk);
+	memset(a, 0, sizeof *a);
+}
+
 char *xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;
