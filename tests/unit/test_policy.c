@@ -2287,6 +2287,105 @@ static void test_sv_dedupe(void)
 	ok(e.n == 0, "sv_dedupe of an empty vector");
 }
 
+/* ------------------------------------------------------------------ */
+/* Profiles of thousands of paths (issue 13): what fit() asks of the   */
+/* filesystem per entry.                                               */
+
+/* Every path under /many (and / itself) is a directory spelled
+ * canonically; the view counts what fit() asks. */
+struct counting {
+	unsigned resolve, lkind, list, read;
+};
+
+static int cnt_resolve(void *ctx, const char *path, char *out, size_t n, enum fs_kind *kind)
+{
+	struct counting *c = ctx;
+	c->resolve++;
+	if (strcmp(path, "/") != 0 && strncmp(path, "/many/", 6) != 0)
+		return -ENOENT;
+	if (strlen(path) >= n)
+		return -ENAMETOOLONG;
+	strcpy(out, path);
+	*kind = FS_DIR;
+	return 0;
+}
+
+static int cnt_lkind(void *ctx, const char *path, enum fs_kind *kind)
+{
+	struct counting *c = ctx;
+	c->lkind++;
+	*kind = strcmp(path, "/") == 0 || strncmp(path, "/many/", 6) == 0 ? FS_DIR : FS_MISSING;
+	return 0;
+}
+
+static int cnt_list(void *ctx, const char *dir, fs_entry_cb cb, void *arg)
+{
+	struct counting *c = ctx;
+	(void)dir, (void)cb, (void)arg;
+	c->list++;
+	return 0;
+}
+
+static int cnt_read(void *ctx, const char *path, char *buf, size_t n, size_t *len, bool *truncated)
+{
+	struct counting *c = ctx;
+	(void)path, (void)buf, (void)n;
+	c->read++;
+	*len = 0;
+	*truncated = false;
+	return -ENOENT;
+}
+
+/* fit() of {"readable":[N entries],"writable":["/many/ws"]} (executable
+ * left to its default: the same entries) on `h`: its counts in *c, the
+ * plan's rule count returned (-1: fit failed). */
+static long fit_many(size_t n, const struct host *h, struct counting *c)
+{
+	size_t cap = 64 + n * 24;
+	char *js = xmalloc(cap);
+	size_t o = (size_t)snprintf(js, cap, "{\"unenforced\":{\"host_sockets\":true},\"writable\":[\"/many/ws\"],\"readable\":[");
+	for (size_t i = 0; i < n; i++)
+		o += (size_t)snprintf(js + o, cap - o, "%s\"/many/d%05zu\"", i ? "," : "", i);
+	snprintf(js + o, cap - o, "]}");
+	struct profile p;
+	struct plan pl;
+	struct sb_err e = {{0}, {0}, {0}};
+	long rules = -1;
+	memset(c, 0, sizeof *c);
+	struct fs_view v = {cnt_resolve, cnt_lkind, cnt_list, cnt_read, c};
+	if (profile_parse(js, strlen(js), &p, &e) == 0) {
+		if (fit(&p, h, &v, &pl, &e) == 0) {
+			rules = (long)pl.nrules;
+			plan_free(&pl);
+		} else {
+			diag("fit: %s %s: %s", e.where, e.path, e.why);
+		}
+		profile_free(&p);
+	}
+	free(js);
+	return rules;
+}
+
+static void test_fit_many_paths(void)
+{
+	struct host hosts[2] = {host_abi(7), host_abi(7)};
+	hosts[1].mounts = false; /* expansion: no mount namespace */
+	for (int k = 0; k < 2; k++) {
+		const char *t = k ? "no mounts" : "mounts";
+		struct counting a, b;
+		long ra = fit_many(1000, &hosts[k], &a), rb = fit_many(3000, &hosts[k], &b);
+		ok(ra > 0 && rb > 0, "%s: 1,000 and 3,000 readable paths fit", t);
+		is_int(rb - ra, 4000, "%s: 2,000 more paths, 4,000 more rules (readable and the default executable)", t);
+		/* each entry asked once: the executable default shares the
+		 * readable entry's answer, and no walk over the lists (views,
+		 * keeps, carve-outs, grants) asks again */
+		is_int((long long)b.resolve - a.resolve, 2000, "%s: one resolve() per added path", t);
+		ok(a.lkind == b.lkind && a.list == b.list && a.read == b.read,
+		   "%s: no lkind(), list() or read() per added path (%u/%u, %u/%u, %u/%u)", t,
+		   a.lkind, b.lkind, a.list, b.list, a.read, b.read);
+	}
+}
+
 int main(void)
 {
 	test_sv_dedupe();
@@ -2316,6 +2415,7 @@ int main(void)
 	test_gitconfig();
 	test_gitcfg_path();
 	test_git_routes();
+	test_fit_many_paths();
 	sv_free(&git_fs.listed);
 	sv_free(&small_fs.listed);
 	sv_free(&big_fs.listed);
