@@ -162,11 +162,10 @@ int fit_entry(const struct fitctx *fc, const struct pathlist *l, size_t i,
 		char buf[4096];
 		enum fs_kind got = FS_MISSING;
 		c->done = true;
-		/* the writable trees through the cache: git discovery and the
-		 * home files resolve them (and paths in them) again, and must
-		 * get the same answer */
-		const struct fs_view *v = fc->raw && k ? fc->raw : fc->fs;
-		c->rc = v->resolve(v->ctx, l->v.v[i], buf, sizeof buf, &got);
+		/* through the cache: an entry listed twice, or in two lists,
+		 * or resolved again by the git routes, the home files or a
+		 * carve-out, gets the same answer from one look */
+		c->rc = fc->fs->resolve(fc->fs->ctx, l->v.v[i], buf, sizeof buf, &got);
 		c->kind = (unsigned char)got;
 		if (c->rc == 0)
 			c->canon = strcmp(buf, l->v.v[i]) == 0 ? l->v.v[i] : xstrdup(buf);
@@ -643,7 +642,7 @@ int fit(const struct profile *p, const struct host *h, const struct fs_view *raw
 	pl->unix_sockets = p->unix_sockets;
 	pl->denials_fd = -1;
 	struct fitctx fc = {.p = p, .h = h, .fs = &view, .pl = pl,
-			    .memo = xcalloc(1, sizeof *fc.memo), .raw = raw};
+			    .memo = xcalloc(1, sizeof *fc.memo)};
 	int bad = fit_ns(&fc, err) || fit_landlock(&fc, err) || fit_caps(p, h, pl, err);
 	if (!bad)
 		fit_survivors(&fc);

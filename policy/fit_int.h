@@ -56,7 +56,6 @@ struct fitctx {
 	struct strvec ro_read;  /* existing read-only carve-outs: readable again (expansion) */
 	char why[320];          /* why there is no mount namespace */
 	struct fit_memo *memo;  /* fit_entry()'s answers (mutable behind a const fitctx) */
-	const struct fs_view *raw; /* the view under the fs cache: fit_entry() memoises itself */
 };
 
 void fitctx_free(struct fitctx *fc);
@@ -64,9 +63,9 @@ void fitctx_free(struct fitctx *fc);
  * readable, executable, caches — through fc->fs, asked once per fit():
  * those lists are walked once per view, carve-out, keep and grant, and
  * at 10,000 entries a lookup in the fs cache for each entry of each walk
- * was most of fit()'s own time.  Readable, executable and caches are
- * asked of the view under the cache, so their entries take no room there
- * (nothing else in fit() resolves them); the default executable list is the
+ * was most of fit()'s own time.  Asked through the fs cache, so an
+ * entry named twice (in one list or two, or by a carve-out or the git
+ * routes) gets one answer from one look; the default executable list is the
  * readable then the writable entries (profile_parse), so its entries
  * share their answers.  0 with *canon (borrowed until fitctx_free) and
  * *kind, or the negative errno.  Any other list is a programming error

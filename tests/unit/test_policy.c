@@ -2293,13 +2293,13 @@ static void test_sv_dedupe(void)
 
 /* Every path under /many (and / itself) is a directory spelled
  * canonically; the view counts what fit() asks. */
-struct counting {
+struct tally {
 	unsigned resolve, lkind, list, read;
 };
 
-static int cnt_resolve(void *ctx, const char *path, char *out, size_t n, enum fs_kind *kind)
+static int tally_resolve(void *ctx, const char *path, char *out, size_t n, enum fs_kind *kind)
 {
-	struct counting *c = ctx;
+	struct tally *c = ctx;
 	c->resolve++;
 	if (strcmp(path, "/") != 0 && strncmp(path, "/many/", 6) != 0)
 		return -ENOENT;
@@ -2310,25 +2310,25 @@ static int cnt_resolve(void *ctx, const char *path, char *out, size_t n, enum fs
 	return 0;
 }
 
-static int cnt_lkind(void *ctx, const char *path, enum fs_kind *kind)
+static int tally_lkind(void *ctx, const char *path, enum fs_kind *kind)
 {
-	struct counting *c = ctx;
+	struct tally *c = ctx;
 	c->lkind++;
 	*kind = strcmp(path, "/") == 0 || strncmp(path, "/many/", 6) == 0 ? FS_DIR : FS_MISSING;
 	return 0;
 }
 
-static int cnt_list(void *ctx, const char *dir, fs_entry_cb cb, void *arg)
+static int tally_list(void *ctx, const char *dir, fs_entry_cb cb, void *arg)
 {
-	struct counting *c = ctx;
+	struct tally *c = ctx;
 	(void)dir, (void)cb, (void)arg;
 	c->list++;
 	return 0;
 }
 
-static int cnt_read(void *ctx, const char *path, char *buf, size_t n, size_t *len, bool *truncated)
+static int tally_read(void *ctx, const char *path, char *buf, size_t n, size_t *len, bool *truncated)
 {
-	struct counting *c = ctx;
+	struct tally *c = ctx;
 	(void)path, (void)buf, (void)n;
 	c->read++;
 	*len = 0;
@@ -2339,7 +2339,7 @@ static int cnt_read(void *ctx, const char *path, char *buf, size_t n, size_t *le
 /* fit() of {"readable":[N entries],"writable":["/many/ws"]} (executable
  * left to its default: the same entries) on `h`: its counts in *c, the
  * plan's rule count returned (-1: fit failed). */
-static long fit_many(size_t n, const struct host *h, struct counting *c)
+static long fit_many(size_t n, const struct host *h, struct tally *c)
 {
 	size_t cap = 64 + n * 24;
 	char *js = xmalloc(cap);
@@ -2352,7 +2352,7 @@ static long fit_many(size_t n, const struct host *h, struct counting *c)
 	struct sb_err e = {{0}, {0}, {0}};
 	long rules = -1;
 	memset(c, 0, sizeof *c);
-	struct fs_view v = {cnt_resolve, cnt_lkind, cnt_list, cnt_read, c};
+	struct fs_view v = {tally_resolve, tally_lkind, tally_list, tally_read, c};
 	if (profile_parse(js, strlen(js), &p, &e) == 0) {
 		if (fit(&p, h, &v, &pl, &e) == 0) {
 			rules = (long)pl.nrules;
@@ -2372,7 +2372,7 @@ static void test_fit_many_paths(void)
 	hosts[1].mounts = false; /* expansion: no mount namespace */
 	for (int k = 0; k < 2; k++) {
 		const char *t = k ? "no mounts" : "mounts";
-		struct counting a, b;
+		struct tally a, b;
 		long ra = fit_many(1000, &hosts[k], &a), rb = fit_many(3000, &hosts[k], &b);
 		ok(ra > 0 && rb > 0, "%s: 1,000 and 3,000 readable paths fit", t);
 		is_int(rb - ra, 4000, "%s: 2,000 more paths, 4,000 more rules (readable and the default executable)", t);
