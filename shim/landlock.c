@@ -151,10 +151,11 @@ static int landlock_rules(struct run *r, struct sb_err *err)
 	r->ruleset_fd = -1;
 	if (!pl->landlock)
 		return 0;
-	/* The ruleset first, then each path opened, added and closed in
-	 * turn: one descriptor at a time, so a profile of thousands of paths
-	 * does not run into RLIMIT_NOFILE (EMFILE would skip its rules).
-	 * Nothing here is irreversible yet; restrict_self comes later. */
+	/* The ruleset first, then each rule added with the descriptor fit()
+	 * kept for its path (shim/fsview.c: held within RLIMIT_NOFILE), or
+	 * its path opened, added and closed in turn: never more descriptors
+	 * than the limit allows (EMFILE would skip rules).  Nothing here is
+	 * irreversible yet; restrict_self comes later. */
 	struct sb_ruleset_attr attr = {pl->handled_fs, pl->handled_net, pl->scoped};
 	int rs = sb_landlock_create_ruleset(&attr, attr_size(pl->abi), 0);
 	if (rs < 0)
@@ -180,10 +181,9 @@ static int landlock_rules(struct run *r, struct sb_err *err)
 			}
 			close(t);
 		}
-		/* O_DIRECTORY: the kind may have changed since fit() looked,
-		 * and a directory right on a file would make add_rule fail.  No
-		 * O_CLOEXEC: closed right after add_rule (musl would add an
-		 * fcntl per path for it). */
+		/* Opened here: O_DIRECTORY, as the kind may have changed since
+		 * fit() looked, and a directory right on a file would make
+		 * add_rule fail. */
 		/* open_path(): no symlink inside a writable tree is followed,
 		 * so the rule lands on what fit() checked (a sibling swapped
 		 * for a link to ~/.ssh between the two would otherwise be

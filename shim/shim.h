@@ -237,7 +237,10 @@ int user_switch(struct run *r, struct sb_err *err);
  * paths are opened in the final tree; nothing is irreversible yet):
  * create the ruleset (landlock_create_ruleset(2), attr size per ABI) into
  * r->ruleset_fd (owned by `r`, -1 without Landlock) and add every path
- * rule (opened O_PATH, rules on one path merged) and port rule.  A rule
+ * rule (rules on one path merged; with the descriptor fit() resolved the
+ * path with when r->fsr kept one and no mount replaced the path since,
+ * else opened O_PATH here) and port rule, then fsview_release(&r->fsr)
+ * whatever the outcome.  A rule
  * path that cannot be opened is skipped with a notice, except the
  * workspace and tmp, which fail, as does a directory that became a file;
  * a kernel refusal fails naming the rule's profile entry (.writable[0],

@@ -82,11 +82,13 @@ for who in $USERS; do
 				per=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", (b - a) / 1000 }')
 				perk=$(awk -v a="$ak" -v b="$bk" 'BEGIN { printf "%.3f", (b - a) / 1000 }')
 				# (at most 3 each; 0.005 for the batched closes, whose
-				# count depends on which other descriptors lie between)
-				if [ "$a" -gt 100 ] && awk -v p="$perk" -v q="$per" 'BEGIN { exit !(p <= 3.005 && q <= 3.25) }'; then
+				# count depends on which other descriptors lie between;
+				# the allocator's mmap/munmap come on top, 0.1-0.2 — the
+				# plan made twice where a namespace is refused)
+				if [ "$a" -gt 100 ] && awk -v p="$perk" -v q="$per" 'BEGIN { exit !(p <= 3.005 && q <= 3.5) }'; then
 					ok "$t: $what: $perk path system calls per added path (at most 3), $per in all"
 				else
-					not_ok "$t: $what: $perk path system calls per added path (at most 3), $per in all (3.25 with the allocator's)"
+					not_ok "$t: $what: $perk path system calls per added path (at most 3), $per in all (3.5 with the allocator's)"
 				fi
 			done
 		fi
