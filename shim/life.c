@@ -32,11 +32,13 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
@@ -346,24 +348,113 @@ int life_split(struct run *r, struct sb_err *err)
 	supervise(c, pfd, sp[0], proc);
 }
 
-/* The die_with_parent watcher: the command's end ends it; the parent's
- * end (pidfd `parent`) kills the command (pidfd `cmd`). */
-static _Noreturn void watcher(int parent, int cmd, char *args, size_t args_len)
+/* The die_with_parent watcher shares the shim's memory (CLONE_VM) until
+ * the shim's execve gives the command a memory of its own: making it
+ * copies no page tables (a fork of the shim cost about 100 us of every
+ * start, on the path to exec).  Until then it runs beside the shim on
+ * its own stack (struct watch below, in a mapping the shim never
+ * unmaps) and uses nothing of libc that writes: errno and every other
+ * thread-local live in the shim's thread, so only raw system calls
+ * (wraw), and no write to shared memory before the shim has gone. */
+struct watch {
+	int parent;      /* pidfd of the parent seen at start */
+	int cmd;         /* pidfd of the shim, later the command */
+	int execd;       /* read end of a pipe whose O_CLOEXEC write end the
+			  * shim holds: EOF once it has exec'd or exited */
+	char *args;      /* the argument area, blanked once it is ours alone */
+	size_t args_len;
+	char *stack;     /* top of the watcher's stack */
+};
+#define WATCH_MAP (64 * 1024)     /* bytes: struct watch, both stacks */
+/* (no sanitizer runtime in code that runs beside the shim on its memory
+ * and thread pointer: make check-asan builds this file instrumented) */
+#if defined(__SANITIZE_ADDRESS__)
+#define WATCH_FN __attribute__((no_sanitize_address, no_sanitize("undefined")))
+#else
+#define WATCH_FN
+#endif
+#define WATCH_MID_STACK (8 * 1024) /* the intermediate's, above the struct */
+
+/* A system call without errno: the kernel's answer (-errno on error). */
+static inline long wraw(long n, long a, long b, long c, long d, long e)
 {
-	setsid();
-	prctl(PR_SET_NAME, "__sandbox:watch", 0, 0, 0);
+#if defined(__x86_64__)
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	long ret;
+	__asm__ volatile("syscall" : "=a"(ret) : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8)
+			 : "rcx", "r11", "memory");
+	return ret;
+#elif defined(__aarch64__)
+	register long x8 __asm__("x8") = n;
+	register long x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b;
+	register long x2 __asm__("x2") = c;
+	register long x3 __asm__("x3") = d;
+	register long x4 __asm__("x4") = e;
+	__asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4) : "memory", "cc");
+	return x0;
+#else
+#error "wraw: x86_64 and aarch64 only"
+#endif
+}
+
+/* Close every descriptor above 2 but the three of `w`. */
+WATCH_FN static void watch_close_others(const struct watch *w)
+{
+	int k[3] = {w->parent, w->cmd, w->execd};
+	for (int i = 0; i < 3; i++) /* sort the three */
+		for (int j = i + 1; j < 3; j++)
+			if (k[j] < k[i]) {
+				int t = k[i];
+				k[i] = k[j];
+				k[j] = t;
+			}
+	long from = 3;
+	for (int i = 0; i <= 3; i++) {
+		long to = i < 3 ? (long)k[i] - 1 : (long)~0U;
+		if (i < 3 && k[i] < from)
+			continue;
+		if (to >= from && wraw(__NR_close_range, from, to, 0, 0, 0) < 0) {
+			/* close_range is Linux 5.9 (pidfds 5.3): one by one */
+			for (long fd = from; fd <= to && fd < 4096; fd++)
+				wraw(__NR_close, fd, 0, 0, 0, 0);
+		}
+		if (i < 3)
+			from = k[i] + 1;
+	}
+}
+
+/* The watcher: the command's end ends it; the parent's end (pidfd
+ * `parent`) kills the command (pidfd `cmd`). */
+WATCH_FN static int watcher(void *arg)
+{
+	const struct watch *w = arg;
+	wraw(__NR_setsid, 0, 0, 0, 0, 0);
+	wraw(__NR_prctl, PR_SET_NAME, (long)"__sandbox:watch", 0, 0, 0);
+	wraw(__NR_chdir, (long)"/", 0, 0, 0, 0);
+	long n = wraw(__NR_openat, AT_FDCWD, (long)"/dev/null", O_RDWR | O_CLOEXEC, 0, 0);
+	for (long fd = 0; fd < 3; fd++) {
+		if (n >= 0 && n != fd)
+			wraw(__NR_dup3, n, fd, 0, 0, 0);
+		else if (n < 0)
+			wraw(__NR_close, fd, 0, 0, 0, 0);
+	}
+	if (n > 2)
+		wraw(__NR_close, n, 0, 0, 0, 0);
+	watch_close_others(w);
+	/* until the shim has exec'd (or exited) its memory is this one */
+	char c;
+	while (wraw(__NR_read, w->execd, (long)&c, 1, 0, 0) == -EINTR)
+		;
+	wraw(__NR_close, w->execd, 0, 0, 0, 0);
 	/* /proc/PID/cmdline reads the argument area: no profile there (its
 	 * paths would make this look like part of the run, which it is not
 	 * for longer than the command) */
-	if (args && args_len > sizeof "__sandbox:watch") {
-		memset(args, 0, args_len);
-		memcpy(args, "__sandbox:watch", sizeof "__sandbox:watch");
+	if (w->args && w->args_len > sizeof "__sandbox:watch") {
+		for (size_t i = 0; i < w->args_len; i++)
+			w->args[i] = i < sizeof "__sandbox:watch" ? "__sandbox:watch"[i] : 0;
 	}
-	if (chdir("/") < 0) {
-		/* (only pins a directory) */
-	}
-	drop_stdio();
-	close_others(parent, cmd);
 	/* Nothing but waiting and one kill from here: a filter allowing
 	 * only that (its own, since the sandbox's is not installed yet and
 	 * would not apply anyway: this process never executes anything). */
@@ -373,45 +464,53 @@ static _Noreturn void watcher(int parent, int cmd, char *args, size_t args_len)
 #define WATCH_ARCH AUDIT_ARCH_AARCH64
 #endif
 	struct sock_filter f[] = {
-#ifdef WATCH_ARCH
 		/* another architecture's numbering (i386 through int 0x80,
 		 * x32 with bit 30): killed */
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, WATCH_ARCH, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-#endif
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-#ifdef __NR_poll
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_poll, 5, 0),
-#else
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_ppoll, 5, 0),
-#endif
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_ppoll, 4, 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_pidfd_send_signal, 3, 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_exit_group, 2, 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_restart_syscall, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_ppoll, 3, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_pidfd_send_signal, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_exit_group, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_restart_syscall, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
 	};
 	struct sock_fprog prog = {(unsigned short)(sizeof f / sizeof f[0]), f};
 	/* (x32 numbers, bit 30 set, match none of the allowed ones) */
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0)
-		prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+	if (wraw(__NR_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0)
+		wraw(__NR_prctl, PR_SET_SECCOMP, SECCOMP_MODE_FILTER, (long)&prog, 0, 0);
 	for (;;) {
-		struct pollfd w[2] = {{parent, POLLIN, 0}, {cmd, POLLIN, 0}};
-		if (poll(w, 2, -1) < 0)
+		struct pollfd p[2] = {{w->parent, POLLIN, 0}, {w->cmd, POLLIN, 0}};
+		if (wraw(__NR_ppoll, (long)p, 2, 0, 0, 0) < 0)
 			continue; /* EINTR: nothing is caught here, but be safe */
-		if (w[1].revents)
-			_exit(0);
-		if (w[0].revents) {
-			sb_pidfd_send_signal(cmd, SIGKILL, NULL, 0);
-			_exit(0);
+		if (p[1].revents)
+			break;
+		if (p[0].revents) {
+			wraw(__NR_pidfd_send_signal, w->cmd, SIGKILL, 0, 0, 0);
+			break;
 		}
 	}
+	wraw(__NR_exit_group, 0, 0, 0, 0, 0);
+	return 0; /* (not reached) */
+}
+
+/* The intermediate: makes the watcher and exits, so the watcher is
+ * nobody's child here (not the command's: nothing for it to reap) —
+ * init or a subreaper takes it.  It runs beside the shim, like the
+ * watcher: musl's clone() writes errno only when it fails (then the
+ * shim's, which reads it only after its own calls fail). */
+WATCH_FN static int watch_mid(void *arg)
+{
+	struct watch *w = arg;
+	return clone(watcher, w->stack, CLONE_VM | SIGCHLD, w) < 0;
 }
 
 /* die_with_parent without no_survivors: start the watcher (or
- * PR_SET_PDEATHSIG where it cannot be had). */
+ * PR_SET_PDEATHSIG where it cannot be had); life_watch_reap() reaps the
+ * intermediate later, so making the watcher overlaps the shim's next
+ * steps instead of adding to them. */
 static int watch_parent(struct run *r, struct sb_err *err)
 {
 	int parent;
@@ -419,39 +518,49 @@ static int watch_parent(struct run *r, struct sb_err *err)
 		return -1;
 	if (parent < 0)
 		return 0;
-	/* (failing to start the watcher — a pidfd refused, fork refused
-	 * under a small rlimits.nproc — falls back as well) */
+	/* (failing to start the watcher — a pidfd refused, a mapping or a
+	 * clone refused under small rlimits — falls back as well) */
 	int cmd = sb_pidfd_open(getpid(), 0);
-	if (cmd < 0) {
-		close(parent);
-		return pdeathsig(err);
+	int pp[2] = {-1, -1};
+	char *map = cmd < 0 || pipe2(pp, O_CLOEXEC) < 0 ? MAP_FAILED
+		: mmap(NULL, WATCH_MAP, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	pid_t a = -1;
+	if (map != MAP_FAILED) {
+		/* (the mapping stays: after the exec it is the watcher's alone) */
+		struct watch *w = (struct watch *)(void *)map;
+		*w = (struct watch){parent, cmd, pp[0], r->args, r->args_len, map + WATCH_MAP};
+		a = clone(watch_mid, map + WATCH_MID_STACK, CLONE_VM | SIGCHLD, w);
 	}
-	/* The intermediate only forks once more and exits: vfork lends it
-	 * the shim's memory instead of copying it (one page-table copy and
-	 * teardown fewer on every start, about half of this step).  In a
-	 * vfork child only raw system calls: the clone below is fork(2)
-	 * without musl's atfork work, which would write to the memory the
-	 * suspended shim owns; the watcher, in its own copy, uses no
-	 * thread state (only plain system call wrappers). */
-	pid_t a = vfork();
-	if (a == 0) {
-		long w = syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
-		if (w == 0)
-			watcher(parent, cmd, r->args, r->args_len);
-		_exit(w < 0 ? 1 : 0);
-	}
-	int st = 0;
 	close(parent);
-	close(cmd);
-	if (a < 0)
+	if (cmd >= 0)
+		close(cmd);
+	if (pp[0] >= 0)
+		close(pp[0]);
+	if (a < 0) {
+		if (pp[1] >= 0)
+			close(pp[1]);
 		return pdeathsig(err);
-	while (waitpid(a, &st, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		return pdeathsig(err);
-	/* the watcher names a pidfd opened while the parent was still ours
-	 * (watch_open) */
+	}
+	/* the write end stays open, close-on-exec: the watcher's signal
+	 * that the memory is its own */
+	r->watch_mid = a;
+	r->watch_execd = pp[1];
 	return 0;
+}
+
+int life_watch_reap(struct run *r, struct sb_err *err)
+{
+	if (r->watch_mid <= 0)
+		return 0;
+	int st = 0;
+	while (waitpid(r->watch_mid, &st, 0) < 0 && errno == EINTR)
+		;
+	r->watch_mid = 0;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return 0; /* the watcher names a pidfd opened while the parent was still ours (watch_open) */
+	close(r->watch_execd);
+	r->watch_execd = -1;
+	return pdeathsig(err);
 }
 
 int life_watch(struct run *r, struct sb_err *err)

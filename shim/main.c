@@ -177,6 +177,7 @@ int main(int argc, char **argv)
 	struct sb_err err = {{0}, {0}, {0}};
 	struct run r = {0};
 	r.denials_sock = -1;
+	r.watch_execd = -1;
 	struct profile prof;
 	struct plan plan;
 	r.parent = getppid();
@@ -328,7 +329,7 @@ int main(int argc, char **argv)
 	    seccomp_prepare(&r, &err) || denials_start(&r, &err) || proc_rlimits(&r, &err) ||
 	    user_switch(&r, &err) || proc_env(&r, &err) ||
 	    proc_session(&r, &err) || proc_fds(&r, &err) ||
-	    proc_cwd(&r, &err) || caps_apply(&r, &err) ||
+	    proc_cwd(&r, &err) || caps_apply(&r, &err) || life_watch_reap(&r, &err) ||
 	    landlock_apply(&r, &err) || seccomp_apply(&r, &err) ||
 	    life_exec(&r, &err))
 		return fail(&err);

@@ -70,6 +70,8 @@ struct run {
 	ino_t tmp_ino;
 	char *args;            /* the shim's own argument strings, contiguous (argv[0] to the last NUL), */
 	size_t args_len;       /* cleared by the die_with_parent watcher so its command line names no profile; 0: unknown */
+	pid_t watch_mid;       /* die_with_parent: the watcher's parent, to reap before confining (life_watch_reap); 0: none */
+	int watch_execd;       /* ... and the write end of its pipe (close-on-exec), -1: none */
 	enum life_mode life;   /* set by life_split() */
 	int status_fd;         /* LIFE_PIDNS, below the supervisor: the pipe the init reports the command's wait status on; else -1 */
 	pid_t supervisor;      /* below the supervisor: its pid (LIFE_SUBREAPER: the parent to check) */
@@ -187,6 +189,12 @@ int life_split(struct run *r, struct sb_err *err);
  * it.  Both refuse when the watched process has already gone (the parent
  * seen at start, r->parent).  Returns 0 or -1 with `err`. */
 int life_watch(struct run *r, struct sb_err *err);
+/* After the capabilities are dropped, before Landlock and seccomp: reap
+ * the process that made the watcher (life_watch does not wait for it, so
+ * the watcher is made while the shim goes on), and fall back to
+ * PR_SET_PDEATHSIG if it could not make one.  Returns 0 or -1 with
+ * `err`. */
+int life_watch_reap(struct run *r, struct sb_err *err);
 /* Step 7, just before execve, confined: LIFE_PIDNS forks the command and
  * stays as the init (reaps orphans, passes on what the supervisor
  * forwards — sigqueue()d with a cookie, so a signal to the whole group
