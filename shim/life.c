@@ -355,7 +355,7 @@ int life_split(struct run *r, struct sb_err *err)
  * its own stack (struct watch below, in a mapping the shim never
  * unmaps) and uses nothing of libc that writes: errno and every other
  * thread-local live in the shim's thread, so only raw system calls
- * (wraw), and no write to shared memory before the shim has gone. */
+ * (sb_raw, shim/sys.h), and no write to shared memory before the shim has gone. */
 struct watch {
 	int parent;      /* pidfd of the parent seen at start */
 	int cmd;         /* pidfd of the shim, later the command */
@@ -366,41 +366,11 @@ struct watch {
 	char *stack;     /* top of the watcher's stack */
 };
 #define WATCH_MAP (64 * 1024)     /* bytes: struct watch, both stacks */
-/* (no sanitizer runtime in code that runs beside the shim on its memory
- * and thread pointer: make check-asan builds this file instrumented) */
-#if defined(__SANITIZE_ADDRESS__)
-#define WATCH_FN __attribute__((no_sanitize_address, no_sanitize("undefined")))
-#else
-#define WATCH_FN
-#endif
+
 #define WATCH_MID_STACK (8 * 1024) /* the intermediate's, above the struct */
 
-/* A system call without errno: the kernel's answer (-errno on error). */
-static inline long wraw(long n, long a, long b, long c, long d, long e)
-{
-#if defined(__x86_64__)
-	register long r10 __asm__("r10") = d;
-	register long r8 __asm__("r8") = e;
-	long ret;
-	__asm__ volatile("syscall" : "=a"(ret) : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8)
-			 : "rcx", "r11", "memory");
-	return ret;
-#elif defined(__aarch64__)
-	register long x8 __asm__("x8") = n;
-	register long x0 __asm__("x0") = a;
-	register long x1 __asm__("x1") = b;
-	register long x2 __asm__("x2") = c;
-	register long x3 __asm__("x3") = d;
-	register long x4 __asm__("x4") = e;
-	__asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4) : "memory", "cc");
-	return x0;
-#else
-#error "wraw: x86_64 and aarch64 only"
-#endif
-}
-
 /* Close every descriptor above 2 but the three of `w`. */
-WATCH_FN static void watch_close_others(const struct watch *w)
+SB_BESIDE static void watch_close_others(const struct watch *w)
 {
 	int k[3] = {w->parent, w->cmd, w->execd};
 	for (int i = 0; i < 3; i++) /* sort the three */
@@ -415,10 +385,10 @@ WATCH_FN static void watch_close_others(const struct watch *w)
 		long to = i < 3 ? (long)k[i] - 1 : (long)~0U;
 		if (i < 3 && k[i] < from)
 			continue;
-		if (to >= from && wraw(__NR_close_range, from, to, 0, 0, 0) < 0) {
+		if (to >= from && sb_raw(__NR_close_range, from, to, 0, 0, 0) < 0) {
 			/* close_range is Linux 5.9 (pidfds 5.3): one by one */
 			for (long fd = from; fd <= to && fd < 4096; fd++)
-				wraw(__NR_close, fd, 0, 0, 0, 0);
+				sb_raw(__NR_close, fd, 0, 0, 0, 0);
 		}
 		if (i < 3)
 			from = k[i] + 1;
@@ -427,27 +397,27 @@ WATCH_FN static void watch_close_others(const struct watch *w)
 
 /* The watcher: the command's end ends it; the parent's end (pidfd
  * `parent`) kills the command (pidfd `cmd`). */
-WATCH_FN static int watcher(void *arg)
+SB_BESIDE static int watcher(void *arg)
 {
 	const struct watch *w = arg;
-	wraw(__NR_setsid, 0, 0, 0, 0, 0);
-	wraw(__NR_prctl, PR_SET_NAME, (long)"__sandbox:watch", 0, 0, 0);
-	wraw(__NR_chdir, (long)"/", 0, 0, 0, 0);
-	long n = wraw(__NR_openat, AT_FDCWD, (long)"/dev/null", O_RDWR | O_CLOEXEC, 0, 0);
+	sb_raw(__NR_setsid, 0, 0, 0, 0, 0);
+	sb_raw(__NR_prctl, PR_SET_NAME, (long)"__sandbox:watch", 0, 0, 0);
+	sb_raw(__NR_chdir, (long)"/", 0, 0, 0, 0);
+	long n = sb_raw(__NR_openat, AT_FDCWD, (long)"/dev/null", O_RDWR | O_CLOEXEC, 0, 0);
 	for (long fd = 0; fd < 3; fd++) {
 		if (n >= 0 && n != fd)
-			wraw(__NR_dup3, n, fd, 0, 0, 0);
+			sb_raw(__NR_dup3, n, fd, 0, 0, 0);
 		else if (n < 0)
-			wraw(__NR_close, fd, 0, 0, 0, 0);
+			sb_raw(__NR_close, fd, 0, 0, 0, 0);
 	}
 	if (n > 2)
-		wraw(__NR_close, n, 0, 0, 0, 0);
+		sb_raw(__NR_close, n, 0, 0, 0, 0);
 	watch_close_others(w);
 	/* until the shim has exec'd (or exited) its memory is this one */
 	char c;
-	while (wraw(__NR_read, w->execd, (long)&c, 1, 0, 0) == -EINTR)
+	while (sb_raw(__NR_read, w->execd, (long)&c, 1, 0, 0) == -EINTR)
 		;
-	wraw(__NR_close, w->execd, 0, 0, 0, 0);
+	sb_raw(__NR_close, w->execd, 0, 0, 0, 0);
 	/* /proc/PID/cmdline reads the argument area: no profile there (its
 	 * paths would make this look like part of the run, which it is not
 	 * for longer than the command) */
@@ -479,20 +449,20 @@ WATCH_FN static int watcher(void *arg)
 	};
 	struct sock_fprog prog = {(unsigned short)(sizeof f / sizeof f[0]), f};
 	/* (x32 numbers, bit 30 set, match none of the allowed ones) */
-	if (wraw(__NR_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0)
-		wraw(__NR_prctl, PR_SET_SECCOMP, SECCOMP_MODE_FILTER, (long)&prog, 0, 0);
+	if (sb_raw(__NR_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0)
+		sb_raw(__NR_prctl, PR_SET_SECCOMP, SECCOMP_MODE_FILTER, (long)&prog, 0, 0);
 	for (;;) {
 		struct pollfd p[2] = {{w->parent, POLLIN, 0}, {w->cmd, POLLIN, 0}};
-		if (wraw(__NR_ppoll, (long)p, 2, 0, 0, 0) < 0)
+		if (sb_raw(__NR_ppoll, (long)p, 2, 0, 0, 0) < 0)
 			continue; /* EINTR: nothing is caught here, but be safe */
 		if (p[1].revents)
 			break;
 		if (p[0].revents) {
-			wraw(__NR_pidfd_send_signal, w->cmd, SIGKILL, 0, 0, 0);
+			sb_raw(__NR_pidfd_send_signal, w->cmd, SIGKILL, 0, 0, 0);
 			break;
 		}
 	}
-	wraw(__NR_exit_group, 0, 0, 0, 0, 0);
+	sb_raw(__NR_exit_group, 0, 0, 0, 0, 0);
 	return 0; /* (not reached) */
 }
 
@@ -501,7 +471,7 @@ WATCH_FN static int watcher(void *arg)
  * init or a subreaper takes it.  It runs beside the shim, like the
  * watcher: musl's clone() writes errno only when it fails (then the
  * shim's, which reads it only after its own calls fail). */
-WATCH_FN static int watch_mid(void *arg)
+SB_BESIDE static int watch_mid(void *arg)
 {
 	struct watch *w = arg;
 	return clone(watcher, w->stack, CLONE_VM | SIGCHLD, w) < 0;

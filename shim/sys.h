@@ -145,4 +145,39 @@ static inline int sb_mount_setattr(int dfd, const char *path, unsigned flags,
 	return (int)syscall(SYS_mount_setattr, dfd, path, flags, a, sizeof *a);
 }
 
+
+/* For code that runs beside the shim in its memory (clone CLONE_VM, no
+ * CLONE_THREAD: shim/life.c's watcher, shim/ns.c's namespace maker):
+ * errno and every other thread-local belong to the shim's thread there,
+ * so such code makes its system calls with sb_raw() — the kernel's
+ * answer, -errno on error, nothing written — and is kept out of the
+ * sanitizers' runtime (make check-asan instruments these files). */
+#if defined(__SANITIZE_ADDRESS__)
+#define SB_BESIDE __attribute__((no_sanitize_address, no_sanitize("undefined")))
+#else
+#define SB_BESIDE
+#endif
+static inline long sb_raw(long n, long a, long b, long c, long d, long e)
+{
+#if defined(__x86_64__)
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	long ret;
+	__asm__ volatile("syscall" : "=a"(ret) : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8)
+			 : "rcx", "r11", "memory");
+	return ret;
+#elif defined(__aarch64__)
+	register long x8 __asm__("x8") = n;
+	register long x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b;
+	register long x2 __asm__("x2") = c;
+	register long x3 __asm__("x3") = d;
+	register long x4 __asm__("x4") = e;
+	__asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4) : "memory", "cc");
+	return x0;
+#else
+#error "sb_raw: x86_64 and aarch64 only"
+#endif
+}
+
 #endif
