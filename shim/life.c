@@ -291,6 +291,9 @@ int life_split(struct run *r, struct sb_err *err)
 	r->status_fd = -1;
 	if (!p->no_survivors)
 		return 0;
+	/* the supervisor reaps only its child: no other child of the shim
+	 * may be left to it */
+	ns_ahead_reap(r);
 	r->life = r->host.pidns_made ? LIFE_PIDNS : LIFE_SUBREAPER;
 	int pfd = -1;
 	if (p->die_with_parent && watch_open(r, &pfd, err))

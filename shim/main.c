@@ -113,7 +113,7 @@ static int load_profile(const char *arg, char **text, size_t *len, struct sb_err
  * left to free. */
 static int load_and_fit(const char *arg, bool check, struct profile *prof,
 			struct host *h, const struct fs_view *fs, struct plan *pl,
-			struct sb_err *err)
+			struct run *ahead, struct sb_err *err)
 {
 	char *text;
 	size_t len;
@@ -130,6 +130,9 @@ static int load_and_fit(const char *arg, bool check, struct profile *prof,
 		return -1;
 	}
 	probe_host(h, check);
+	/* a network namespace takes the kernel ~0.4 ms: made beside fit() */
+	if (ahead)
+		ns_ahead_start(ahead, prof);
 	rc = user_resolve(prof, h, err) ? -1 : fit(prof, h, fs, pl, err);
 	if (rc == 1 && !check && pl->mount_ns) {
 		/* A run assumes namespaces without trying them; before refusing,
@@ -225,7 +228,7 @@ int main(int argc, char **argv)
 			sb_say("usage: __sandbox --check PROFILE");
 			return 125;
 		}
-		int rc = load_and_fit(argv[i + 1], true, &prof, &r.host, &fsview_real, &plan, &err);
+		int rc = load_and_fit(argv[i + 1], true, &prof, &r.host, &fsview_real, &plan, NULL, &err);
 		if (rc < 0)
 			return fail(&err);
 		/* a refused profile still shows its plan, refused parts included */
@@ -251,7 +254,7 @@ int main(int argc, char **argv)
 	/* a run keeps the descriptors fit() resolved paths with, for the
 	 * Landlock rules on them (released by landlock_prepare) */
 	r.fsview = fsview_keeping(&r.fsr);
-	if (load_and_fit(argv[i], false, &prof, &r.host, &r.fsview, &plan, &err))
+	if (load_and_fit(argv[i], false, &prof, &r.host, &r.fsview, &plan, &r, &err))
 		return fail(&err); /* (exits: nothing to free) */
 	r.prof = &prof;
 	r.plan = &plan;
@@ -329,7 +332,7 @@ int main(int argc, char **argv)
 	    seccomp_prepare(&r, &err) || denials_start(&r, &err) || proc_rlimits(&r, &err) ||
 	    user_switch(&r, &err) || proc_env(&r, &err) ||
 	    proc_session(&r, &err) || proc_fds(&r, &err) ||
-	    proc_cwd(&r, &err) || caps_apply(&r, &err) || life_watch_reap(&r, &err) ||
+	    proc_cwd(&r, &err) || caps_apply(&r, &err) || life_watch_reap(&r, &err) || (ns_ahead_reap(&r), 0) ||
 	    landlock_apply(&r, &err) || seccomp_apply(&r, &err) ||
 	    life_exec(&r, &err))
 		return fail(&err);

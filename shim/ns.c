@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/wait.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -39,26 +41,141 @@ static int write_file(const char *path, const char *text)
  * namespaces that confine nothing and loosen nothing, so the caller can
  * still plan without them (e.g. an LSM that lets unshare(CLONE_NEWUSER)
  * through but denies the capabilities in it, as Ubuntu's
- * apparmor_restrict_unprivileged_userns does).  Returns 0, or 1 with
- * r->ns_errno and r->ns_why set. */
-static int map_self(struct run *r, uid_t uid, gid_t gid)
+ * apparmor_restrict_unprivileged_userns does).  `pid`: the process in
+ * that namespace, 0 for this one.  Returns 0, or 1 with r->ns_errno and
+ * r->ns_why set. */
+static int map_ids(struct run *r, pid_t pid, uid_t uid, gid_t gid)
 {
-	char map[64];
+	char map[64], f[64];
 	int e;
+	char proc[32];
+	if (pid)
+		snprintf(proc, sizeof proc, "/proc/%d", (int)pid);
+	else
+		snprintf(proc, sizeof proc, "/proc/self");
 	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
-	if ((e = write_file("/proc/self/setgroups", "deny")) < 0 ||
-	    (e = write_file("/proc/self/uid_map", map)) < 0) {
+	snprintf(f, sizeof f, "%s/setgroups", proc);
+	if ((e = write_file(f, "deny")) < 0 ||
+	    (snprintf(f, sizeof f, "%s/uid_map", proc), e = write_file(f, map)) < 0) {
 		r->ns_errno = -e;
 		snprintf(r->ns_why, sizeof r->ns_why, "user namespace uid_map: %s", strerror(-e));
 		return 1;
 	}
 	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
-	if ((e = write_file("/proc/self/gid_map", map)) < 0) {
+	snprintf(f, sizeof f, "%s/gid_map", proc);
+	if ((e = write_file(f, map)) < 0) {
 		r->ns_errno = -e;
 		snprintf(r->ns_why, sizeof r->ns_why, "user namespace gid_map: %s", strerror(-e));
 		return 1;
 	}
 	return 0;
+}
+
+/* ---- the network namespace made ahead (ns_ahead_start) ---- */
+
+#define AHEAD_MAP (16 * 1024) /* bytes: struct ahead and the helper's stack */
+
+/* What the helper needs, in its own mapping. */
+struct ahead {
+	long flags;            /* CLONE_NEWNET, | CLONE_NEWUSER when not root */
+	int ready_w, ready_r;  /* it writes its unshare() answer (int) on ready_w */
+	int hold_r, hold_w;    /* and stays, holding the namespaces, until EOF on hold_r */
+};
+
+/* Beside the shim, in its memory: raw system calls only (shim/sys.h). */
+SB_BESIDE static int ahead_helper(void *arg)
+{
+	const struct ahead *a = arg;
+	sb_raw(__NR_close, a->ready_r, 0, 0, 0, 0);
+	sb_raw(__NR_close, a->hold_w, 0, 0, 0, 0);
+	int v = (int)sb_raw(__NR_unshare, a->flags, 0, 0, 0, 0);
+	sb_raw(__NR_write, a->ready_w, (long)&v, sizeof v, 0, 0);
+	char b;
+	while (sb_raw(__NR_read, a->hold_r, (long)&b, 1, 0, 0) == -EINTR)
+		;
+	return 0;
+}
+
+void ns_ahead_start(struct run *r, const struct profile *p)
+{
+	struct ns_ahead *n = &r->ahead;
+	*n = (struct ns_ahead){0, -1, -1, -1, false, NULL};
+	/* fit's choice (policy/fitns.c), before fit: a run assumes the
+	 * namespaces can be had */
+	if (p->mounts == MOUNTS_OFF ||
+	    !(p->network == NET_LOOPBACK || (p->network == NET_OFF && p->unix_sockets == UNIX_SCOPED)))
+		return;
+	int rp[2], hp[2];
+	if (pipe2(rp, O_CLOEXEC) < 0)
+		return;
+	if (pipe2(hp, O_CLOEXEC) < 0) {
+		close(rp[0]);
+		close(rp[1]);
+		return;
+	}
+	char *map = mmap(NULL, AHEAD_MAP, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	pid_t pid = -1;
+	bool userns = r->host.mounts_via_userns;
+	if (map != MAP_FAILED) {
+		struct ahead *a = (struct ahead *)(void *)map;
+		*a = (struct ahead){CLONE_NEWNET | (userns ? CLONE_NEWUSER : 0), rp[1], rp[0], hp[0], hp[1]};
+		pid = clone(ahead_helper, map + AHEAD_MAP, CLONE_VM | SIGCHLD, a);
+	}
+	close(rp[1]);
+	close(hp[0]);
+	if (pid < 0) {
+		close(rp[0]);
+		close(hp[1]);
+		if (map != MAP_FAILED)
+			munmap(map, AHEAD_MAP);
+		return;
+	}
+	*n = (struct ns_ahead){pid, sb_pidfd_open(pid, 0), rp[0], hp[1], userns, map};
+}
+
+/* Let the helper go (it exits at EOF); reaped by ns_ahead_reap(). */
+static void ahead_release(struct ns_ahead *n)
+{
+	if (n->ready >= 0)
+		close(n->ready);
+	if (n->hold >= 0)
+		close(n->hold);
+	if (n->pidfd >= 0)
+		close(n->pidfd);
+	n->ready = n->hold = n->pidfd = -1;
+}
+
+/* Join the helper's namespaces: its network namespace, and its user
+ * namespace (given our uid and gid first) when not root — one setns of
+ * both through its pidfd (Linux 5.8), all or nothing.  0, or -1 with
+ * nothing joined (the caller makes its own). */
+static int ahead_join(struct run *r, uid_t uid, gid_t gid)
+{
+	struct ns_ahead *n = &r->ahead;
+	int v = -1;
+	ssize_t got;
+	while ((got = read(n->ready, &v, sizeof v)) < 0 && errno == EINTR)
+		;
+	int rc = -1;
+	if (got == (ssize_t)sizeof v && v == 0 && n->pidfd >= 0 &&
+	    (!n->userns || map_ids(r, n->pid, uid, gid) == 0) &&
+	    setns(n->pidfd, CLONE_NEWNET | (n->userns ? CLONE_NEWUSER : 0)) == 0)
+		rc = 0;
+	ahead_release(n);
+	return rc;
+}
+
+void ns_ahead_reap(struct run *r)
+{
+	struct ns_ahead *n = &r->ahead;
+	if (n->pid <= 0)
+		return;
+	ahead_release(n);
+	while (waitpid(n->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	munmap(n->map, AHEAD_MAP);
+	n->pid = 0;
+	n->map = NULL;
 }
 
 int ns_enter(struct run *r, struct sb_err *err)
@@ -78,12 +195,22 @@ int ns_enter(struct run *r, struct sb_err *err)
 	gid_t gid = getegid();
 	if (!admin)
 		flags |= CLONE_NEWUSER;
-	if (unshare(flags) < 0) {
+	/* the network (and user) namespace made ahead, if it was: joined,
+	 * then only the mount and IPC namespaces are left to make */
+	bool joined = false;
+	if (r->ahead.pid > 0) {
+		if (pl->net_ns && r->ahead.userns == !admin && ahead_join(r, uid, gid) == 0) {
+			joined = true;
+			flags &= ~(CLONE_NEWNET | CLONE_NEWUSER);
+		}
+		ahead_release(&r->ahead);
+	}
+	if (flags && unshare(flags) < 0) {
 		r->ns_errno = errno;
 		ns_describe(r->ns_why, sizeof r->ns_why, !admin, false, errno);
 		return 1; /* nothing changed: the caller may plan without */
 	}
-	if (!admin && map_self(r, uid, gid))
+	if (!admin && !joined && map_ids(r, 0, uid, gid))
 		return 1;
 	/* Private propagation first: nothing done below reaches the host's
 	 * mount table, and nothing the host mounts later reaches in. */

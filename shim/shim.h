@@ -49,6 +49,17 @@ struct fs_real {
 enum life_mode { LIFE_EXEC, LIFE_PIDNS, LIFE_SUBREAPER };
 
 /* Everything the layers share, owned by main(); no globals. */
+/* A network namespace (in a user namespace when not root) made by a
+ * helper beside the planning, for ns_enter() to join (shim/ns.c). */
+struct ns_ahead {
+	pid_t pid;    /* the helper, 0: none */
+	int pidfd;    /* its pidfd, to join its namespaces (setns, Linux 5.8) */
+	int ready;    /* read end: the helper's unshare() answer (0 or -errno) */
+	int hold;     /* write end, close-on-exec: the helper exits at its EOF */
+	bool userns;  /* a user namespace too (not root) */
+	char *map;    /* the helper's stack (16 KiB), unmapped once it is reaped */
+};
+
 struct run {
 	const struct profile *prof;
 	struct plan *plan;
@@ -70,6 +81,7 @@ struct run {
 	ino_t tmp_ino;
 	char *args;            /* the shim's own argument strings, contiguous (argv[0] to the last NUL), */
 	size_t args_len;       /* cleared by the die_with_parent watcher so its command line names no profile; 0: unknown */
+	struct ns_ahead ahead; /* ns_ahead_start() */
 	pid_t watch_mid;       /* die_with_parent: the watcher's parent, to reap before confining (life_watch_reap); 0: none */
 	int watch_execd;       /* ... and the write end of its pipe (close-on-exec), -1: none */
 	enum life_mode life;   /* set by life_split() */
@@ -203,6 +215,16 @@ int life_watch_reap(struct run *r, struct sb_err *err);
  * there.  The command (and LIFE_SUBREAPER's child) gets the original
  * signal mask back.  Returns 0, or -1 with `err` when fork fails. */
 int life_exec(struct run *r, struct sb_err *err);
+
+/* shim/ns.c: when the profile will want a network namespace (network
+ * "loopback", or "off" with scoped unix sockets, mounts not "off"), start
+ * making it now in a helper sharing the shim's memory (CLONE_VM), so the
+ * ~0.4 ms the kernel takes for one (setup_net) overlaps fit() instead of
+ * adding to it.  Best effort: nothing made, or made in vain, changes
+ * nothing but time (ns_enter makes its own then). */
+void ns_ahead_start(struct run *r, const struct profile *p);
+/* Reap the helper (before exec: it is the shim's child).  No error. */
+void ns_ahead_reap(struct run *r);
 
 /* shim/ns.c: unshare (mount, network; user when not root).  Returns 0,
  * -1 with `err` after a failure that left the namespaces half made, or 1

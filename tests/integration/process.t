@@ -89,6 +89,23 @@ except OSError as e: print(e.errno == 24, max(fds) < 64)'
 			check "$t: keep_fds [$fd], lowest free numbers, none open: 125, the command never runs" "125 " "$rc $out"
 			check_match "$t: ... naming .keep_fds[0] and descriptor $fd" "^__sandbox: profile \\.keep_fds\\[0\\]: descriptor $fd is not open" "$err"
 		done
+
+		# The shim's helpers (the die_with_parent watcher's intermediate,
+		# the maker of the network namespace, the denial listener's) are
+		# never left as the command's children: it starts with none, as
+		# a plain exec would (a waitpid(-1) loop in the command would
+		# otherwise reap or wait for something it never started).
+		for extra in '"network":"off"' '"network":"loopback"' '"network":"on"' '"die_with_parent":false' \
+			'"denials":{"fd":9}' '"no_survivors":true'; do
+			out=$(as "$who" "$SB" "$(prof "$style" "$ws" "$extra")" -- /usr/bin/python3 -c '
+import os
+try:
+    print(os.waitpid(-1, os.WNOHANG))
+except ChildProcessError:
+    print("none")' </dev/null 2>"$T/err" 9>/dev/null); rc=$?
+			err=$(grep -v '^__sandbox: notice: ' "$T/err")
+			expect "$t: {$extra}: the command starts with no child process (waitpid(-1): ECHILD)" 0 "none"
+		done
 	done
 done
 done_testing
