@@ -136,6 +136,44 @@ static bool kept_valid(const struct run *r, const struct mount_rule **m,
 	}
 }
 
+/* Descriptors opened for one rule each, closed together: they come in
+ * runs of consecutive numbers (the lowest free one each time), so one
+ * close_range per run instead of one close each.  At most LATER_MAX
+ * open at once. */
+#define LATER_MAX 64
+struct later {
+	int fd[LATER_MAX];
+	size_t n;
+};
+
+static int int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+static void later_flush(struct later *l)
+{
+	qsort(l->fd, l->n, sizeof *l->fd, int_cmp);
+	for (size_t i = 0; i < l->n;) {
+		size_t j = i;
+		while (j + 1 < l->n && l->fd[j + 1] == l->fd[j] + 1)
+			j++;
+		if (sb_close_range((unsigned)l->fd[i], (unsigned)l->fd[j], 0) < 0)
+			for (size_t k = i; k <= j; k++)
+				close(l->fd[k]);
+		i = j + 1;
+	}
+	l->n = 0;
+}
+
+static void later_close(struct later *l, int fd)
+{
+	if (l->n == LATER_MAX)
+		later_flush(l);
+	l->fd[l->n++] = fd;
+}
+
 int landlock_prepare(struct run *r, struct sb_err *err)
 {
 	int rc = landlock_rules(r, err);
@@ -165,6 +203,7 @@ static int landlock_rules(struct run *r, struct sb_err *err)
 	unsigned *how;
 	merge_same_path(pl, &acc, &how);
 	const struct mount_rule **mounts = mounts_by_path(pl);
+	struct later lc = {.n = 0};
 	int rc = 0;
 	for (size_t i = 0; i < pl->nrules && !rc; i++) {
 		struct ll_path_rule *ru = &pl->rules[i];
@@ -219,9 +258,10 @@ static int landlock_rules(struct run *r, struct sb_err *err)
 			if (sb_landlock_add_rule(rs, LL_RULE_PATH_BENEATH, &pb, 0) < 0)
 				rc = sb_fail(err, ru->where, ru->path, "Landlock rule refused by the kernel: %s", strerror(errno));
 			if (fd != kept)
-				close(fd); /* (the kept ones: fsview_release) */
+				later_close(&lc, fd); /* (the kept ones: fsview_release) */
 		}
 	}
+	later_flush(&lc);
 	free(mounts);
 	free(acc);
 	free(how);
