@@ -523,6 +523,8 @@ static int watch_parent(struct run *r, struct sb_err *err)
 
 int life_watch_reap(struct run *r, struct sb_err *err)
 {
+	/* the shim's other helper too: the network namespace's maker */
+	ns_ahead_reap(r);
 	if (r->watch_mid <= 0)
 		return 0;
 	int st = 0;

@@ -332,7 +332,7 @@ int main(int argc, char **argv)
 	    seccomp_prepare(&r, &err) || denials_start(&r, &err) || proc_rlimits(&r, &err) ||
 	    user_switch(&r, &err) || proc_env(&r, &err) ||
 	    proc_session(&r, &err) || proc_fds(&r, &err) ||
-	    proc_cwd(&r, &err) || caps_apply(&r, &err) || life_watch_reap(&r, &err) || (ns_ahead_reap(&r), 0) ||
+	    proc_cwd(&r, &err) || caps_apply(&r, &err) || life_watch_reap(&r, &err) ||
 	    landlock_apply(&r, &err) || seccomp_apply(&r, &err) ||
 	    life_exec(&r, &err))
 		return fail(&err);

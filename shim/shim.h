@@ -202,7 +202,8 @@ int life_split(struct run *r, struct sb_err *err);
  * seen at start, r->parent).  Returns 0 or -1 with `err`. */
 int life_watch(struct run *r, struct sb_err *err);
 /* After the capabilities are dropped, before Landlock and seccomp: reap
- * the process that made the watcher (life_watch does not wait for it, so
+ * the shim's helpers (ns_ahead_reap, and the process that made the
+ * watcher: life_watch does not wait for it, so
  * the watcher is made while the shim goes on), and fall back to
  * PR_SET_PDEATHSIG if it could not make one.  Returns 0 or -1 with
  * `err`. */
