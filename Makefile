@@ -55,6 +55,12 @@ $(UNIT): tests/unit/test_policy.c $(POLICY_OBJ) tests/unit/tap.h
 build/helpers/%: tests/helpers/%.c | $(DEPS)/stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+# The Landlock/seccomp per-open study also measures the shim's own default
+# filter, linked in from build/gen (weak references: elsewhere, e.g. the
+# aarch64 helpers, it builds without and says so).
+build/helpers/ll-study: tests/helpers/ll-study.c $(SC_OBJ) | $(DEPS)/stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
 
 tests: __sandbox $(UNIT) $(HELPERS)
 
@@ -100,6 +106,15 @@ stress: __sandbox
 bench: __sandbox $(HELPERS)
 	scripts/bench
 
+# What Landlock and seccomp cost per open, by ruleset shape (rule count,
+# depth below the rule, layers, filter): tests/helpers/ll-study.c builds the
+# rulesets itself, LL_ROUNDS interleaved rounds of LL_CALLS opens per case,
+# its tree under build/ (about a minute; BENCHMARKS.md, "Per-open cost").
+LL_ROUNDS ?= 7
+LL_CALLS ?= 40000
+bench-landlock: build/helpers/ll-study
+	build/helpers/ll-study $(CURDIR)/build/bench-landlock $(LL_ROUNDS) $(LL_CALLS)
+
 install: __sandbox
 	install -D -m 0755 __sandbox $(DESTDIR)$(PREFIX)/bin/__sandbox
 	install -D -m 0644 doc/__sandbox.1 $(DESTDIR)$(PREFIX)/share/man/man1/__sandbox.1
@@ -121,7 +136,7 @@ clean:
 distclean: clean
 	rm -rf build
 
-.PHONY: all check check-nons tests stress bench install packages clean distclean
+.PHONY: all check check-nons tests stress bench bench-landlock install packages clean distclean
 
 # ==== aarch64 (issue 12): make aarch64, make check-aarch64 ====
 # The same static musl binary cross-built for aarch64 into
@@ -311,6 +326,7 @@ lint: build/asan/versions.h | need-lint
 	  -Ibuild/asan -Ipolicy -Ishim policy shim
 	for f in $(POLICY_SRC) $(SHIM_SRC); do \
 	  gcc $(GLIBC_CFLAGS) -fanalyzer -c -o /dev/null $$f || exit 1; done
+	shellcheck scripts/bench
 
 build/guest/%: tests/guest/%.c | $(DEPS)/stamp
 	@mkdir -p $(dir $@)
