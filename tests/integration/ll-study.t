@@ -29,7 +29,11 @@ for who in $USERS; do
 	fi
 	check "$t: the study runs (stderr: $(head -c 200 "$T/err"))" 0 "$rc"
 	rows=$(printf '%s\n' "$out" | grep -c '^| \(bare\|(\)')
-	check "$t: one row per case up to 100 rules (the default filter linked in)" 32 "$rows"
+	# 3 cases use the shim's default filter, linked in by the Makefile's
+	# native rule (a build without it says so under the table)
+	want=32
+	case $out in *"filter was not linked in"*) want=29 ;; esac
+	check "$t: one row per case up to 100 rules" "$want" "$rows"
 	bad=$(printf '%s\n' "$out" | grep '^| \(bare\|(\)' |
 		awk -F' [|] ' '$7 + 0 <= 0 || $9 + 0 <= 0 { print $2 }')
 	check "$t: every case has a positive time and ratio" "" "$bad"
@@ -43,12 +47,16 @@ for who in $USERS; do
 	fi
 done
 
-insns=$(printf '%s\n' "$out" | sed -n 's/.*| default, \([0-9]*\) insns |.*/\1/p' | head -n1)
-bytes=$("$L" --filter-on-fd3 sh -c 'wc -c <&3')
-check "--filter-on-fd3: the default filter, 8 bytes per instruction ($insns)" "$((${insns:-0} * 8))" "$bytes"
-# BPF_LD|BPF_W|BPF_ABS (0x20) of seccomp_data.arch (offset 4)
-first=$("$L" --filter-on-fd3 sh -c 'od -An -tx1 -N8 <&3' | tr -s ' ' | sed 's/^ //')
-check "--filter-on-fd3: the program starts by loading the architecture" "20 00 00 00 04 00 00 00" "$first"
+insns=$(printf '%s\n' "${out:-}" | sed -n 's/.*| default, \([0-9]*\) insns |.*/\1/p' | head -n1)
+if [ -z "$insns" ]; then
+	skip "--filter-on-fd3: no table naming the default filter's length (no Landlock, or not linked in)"
+else
+	bytes=$("$L" --filter-on-fd3 sh -c 'wc -c <&3')
+	check "--filter-on-fd3: the default filter, 8 bytes per instruction ($insns)" "$((insns * 8))" "$bytes"
+	# BPF_LD|BPF_W|BPF_ABS (0x20) of seccomp_data.arch (offset 4)
+	first=$("$L" --filter-on-fd3 sh -c 'od -An -tx1 -N8 <&3' | tr -s ' ' | sed 's/^ //')
+	check "--filter-on-fd3: the program starts by loading the architecture" "20 00 00 00 04 00 00 00" "$first"
+fi
 "$L" --filter-on-fd3 /nonexistent/command 2>/dev/null
 check "--filter-on-fd3: a command that cannot be executed fails" 1 "$?"
 
