@@ -26,11 +26,47 @@ export interface SandboxSpawnOptions extends Omit<SpawnOptions, 'stdio'> {
 	stdio?: [Std, Std];
 	/** Where the command's stderr lines and the shim's notices go (default process.stderr). */
 	stderr?: Writable;
+	/**
+	 * Ask for the denial report: every system call the seccomp filter refuses, on a pipe of
+	 * this process's (stdio[4]), as 'denial' events and `denials`.  The profile must not name
+	 * `denials` itself (spawn() throws); it is not modified.
+	 */
+	denials?: boolean;
 }
 
+/** A system call the seccomp filter refused: one line of the denial report (man __sandbox, `denials`). */
+export interface DeniedCall {
+	/** The call's name; null for a number libseccomp cannot name. */
+	syscall: string | null;
+	nr: number;
+	/** What the command got: the errno and its name (EPERM, ENOSYS, ...). */
+	errno: number;
+	error: string;
+	/** The calling thread, in the shim's PID namespace. */
+	pid: number;
+	arch: string;
+	/** CLOCK_MONOTONIC in seconds. */
+	monotonic: number;
+}
+/** Lines lost to a reader that fell 64 KiB behind. */
+export interface DroppedDenials { dropped: number; }
+/** A line that is not JSON (a listener killed mid-write). */
+export interface UnparsedDenial { raw: string; }
+export type Denial = DeniedCall | DroppedDenials | UnparsedDenial;
+
 export interface SandboxedProcess extends ChildProcess {
-	/** Resolves when the command exits; rejects with a SandboxError if it never ran. */
-	done: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+	/**
+	 * Resolves when the command has exited and its stdio (and report) have ended; rejects with
+	 * a SandboxError if it never ran.  `denials` is there with options.denials.
+	 */
+	done: Promise<{ code: number | null; signal: NodeJS.Signals | null; denials?: Denial[] }>;
+	/** The report's lines so far (complete once `done` resolved); null without options.denials. */
+	denials: Denial[] | null;
+	/** 'denial': one line of the report, as it arrives. */
+	on(event: 'denial', listener: (denial: Denial) => void): this;
+	on(event: string, listener: (...args: any[]) => void): this;
+	once(event: 'denial', listener: (denial: Denial) => void): this;
+	once(event: string, listener: (...args: any[]) => void): this;
 }
 
 /** Start argv confined by profile; the profile travels on fd 3. */

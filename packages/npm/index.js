@@ -10,6 +10,13 @@
 // "__sandbox: ..." line on stderr and `child.done` rejects with that line
 // as the message: SandboxRefused (125), CommandNotExecutable (126),
 // CommandNotFound (127), all SandboxErrors with `exitCode`.
+//
+// spawn(..., { denials: true }) also asks for the shim's denial report
+// (profile key `denials`): every system call the seccomp filter refused,
+// one parsed line each ({ syscall, nr, errno, error, pid, arch, monotonic },
+// or { dropped: N } when lines were lost to a reader 64 KiB behind), as a
+// 'denial' event while the command runs and as `child.denials`, complete
+// when `done` resolves (and in its result).
 'use strict';
 const childProcess = require('child_process');
 const fs = require('fs');
@@ -58,25 +65,86 @@ function binaryPath(options = {}) {
 	return options.sandbox || process.env.SANDBOX || binaryFor();
 }
 
+// The descriptor the denial report is written to in the shim: stdio[4],
+// after stdin, stdout, stderr and the profile (3).
+const REPORT_FD = 4;
+
+// A copy of profile naming REPORT_FD as its denial report; the caller's
+// object is left as it is.  Throws if the profile names a report itself.
+function withReport(profile) {
+	if (profile === null || typeof profile !== 'object' || Array.isArray(profile))
+		throw new TypeError('sandbox-shim: with options.denials the profile must be an object');
+	if (profile.denials !== undefined)
+		throw new Error('sandbox-shim: the profile names "denials" and options.denials is set: ' +
+			"spawn() makes the report's pipe itself; drop one of the two");
+	return { ...profile, denials: { fd: REPORT_FD } };
+}
+
+// One report line parsed; a line that is not JSON (a listener killed
+// mid-write) as { raw: line }, so that nothing is dropped silently.
+function parseDenial(line) {
+	try {
+		const d = JSON.parse(line);
+		if (d !== null && typeof d === 'object' && !Array.isArray(d)) return d;
+	} catch (e) { /* below */ }
+	return { raw: line };
+}
+
+// Read the report from stream into child.denials, emitting 'denial' per
+// line.  Read as it comes (flowing mode): the listener never waits for a
+// reader, it counts the lines a reader 64 KiB behind would lose.
+function readReport(child, stream) {
+	child.denials = [];
+	let partial = '';
+	const take = (line) => {
+		const d = parseDenial(line);
+		child.denials.push(d);
+		child.emit('denial', d);
+	};
+	stream.setEncoding('utf8');
+	stream.on('data', (chunk) => {
+		partial += chunk;
+		let nl;
+		while ((nl = partial.indexOf('\n')) >= 0) {
+			const line = partial.slice(0, nl);
+			partial = partial.slice(nl + 1);
+			take(line);
+		}
+	});
+	stream.on('end', () => { if (partial) take(partial); partial = ''; });
+}
+
 // Start argv confined by profile (an object, see profile.d.ts).  options go
 // to child_process.spawn, except stdio: [stdin, stdout] (default 'pipe'),
 // stderr being read here: the command's lines and the shim's notices are
 // copied to options.stderr (default process.stderr), the shim's error line
-// is kept for `done`.  Returns the ChildProcess with `done`, a promise of
-// { code, signal } that rejects with a SandboxError if the command never ran.
+// is kept for `done`.  options.denials: the denial report on a pipe of this
+// process's (stdio[4]; the profile must not name `denials` itself: throws),
+// as 'denial' events and `child.denials` (null without it).  Returns the
+// ChildProcess with `done`, a promise of { code, signal } (and denials)
+// that rejects with a SandboxError if the command never ran.  `done`
+// settles once the command has exited and its stdio and report have ended:
+// a process it left running holds them (no_survivors prevents that).
 function spawn(profile, argv, options = {}) {
 	if (!Array.isArray(argv) || argv.length === 0) throw new TypeError('argv must be a non-empty array');
-	const { sandbox, stdio, stderr: errOut = process.stderr, ...rest } = options;
+	const { sandbox, stdio, stderr: errOut = process.stderr, denials = false, ...rest } = options;
+	const sent = denials ? withReport(profile) : profile;
 	const [stdin, stdout] = stdio || ['pipe', 'pipe'];
+	// Node's extra 'pipe' descriptors are close-on-exec in this process:
+	// only the shim gets the report's write end, and its listener keeps it
 	const child = childProcess.spawn(binaryPath({ sandbox }), ['fd:3', '--', ...argv], {
 		...rest,
-		stdio: [stdin, stdout, 'pipe', 'pipe'],
+		stdio: denials ? [stdin, stdout, 'pipe', 'pipe', 'pipe'] : [stdin, stdout, 'pipe', 'pipe'],
 	});
+	child.denials = null;
+	if (denials && child.stdio[REPORT_FD]) readReport(child, child.stdio[REPORT_FD]);
 	// Written once the shim runs: a profile larger than the pipe buffer
 	// would block otherwise.  EPIPE means the shim stopped; its status says why.
-	child.stdio[3].on('error', () => {});
+	if (child.stdio[3]) {
+		child.stdio[3].on('error', () => {});
+		child.stdio[3].end(JSON.stringify(sent));
+	}
 	if (child.stdin) child.stdin.on('error', () => {});
-	child.stdio[3].end(JSON.stringify(profile));
 	const errors = [];
 	let partial = '';
 	child.stderr.setEncoding('utf8');
@@ -97,7 +165,7 @@ function spawn(profile, argv, options = {}) {
 			// after exec the shim prints nothing: an error line with
 			// 125, 126 or 127 means the command never ran
 			if (ERRORS[code] && errors.length) reject(new ERRORS[code](errors[errors.length - 1]));
-			else resolve({ code, signal });
+			else resolve(denials ? { code, signal, denials: child.denials } : { code, signal });
 		});
 	});
 	child.done.catch(() => {}); // unobserved: the caller may only watch 'exit'

@@ -7,7 +7,9 @@
 # SANDBOX, no PATH entry) drives the real MCP filesystem server over stdio
 # (initialize, list_directory, a refused read of a hidden key, stdout only
 # frames).  The embedded file follows GOARCH (a fake arm64 binary proves
-# it).  As root and as uid 65534; skipped without a Go toolchain.
+# it).  Options{Denials, OnDenial} give the denial report (common.sh's
+# check_denials and check_recorded).  As root and as uid 65534; skipped
+# without a Go toolchain.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/common.sh"
 GO=$(command -v go || true)
@@ -155,5 +157,118 @@ for who in $USERS; do
 	res=$(as "$who" env -u SANDBOX PATH=/usr/bin:/bin HOME="$gh" XDG_CACHE_HOME="$gh/.cache" \
 		timeout 60 "$T/bin/consumer" "$PROFILE" "$FS_SERVER" / "$HOMEDIR/.ssh/id_ed25519" 2>/dev/null)
 	check_match "$who: with / allowed by the server, the hidden key is still refused by the kernel" '^hidden error ' "$res"
+done
+# the denial report through the API: Options{Denials: true}, OnDenial,
+# Process.Denials after Wait
+mkdir -p "$P/denials"
+cat >"$P/denials/main.go" <<'GO'
+// MODE WS FOUR MANY [RECORDER WITH]: the report through the sandbox package.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"reflect"
+	"strings"
+	"sync"
+
+	"sandbox-shim.invalid/sandbox"
+)
+
+func main() {
+	mode, ws, four, many := os.Args[1], os.Args[2], os.Args[3], os.Args[4]
+	profile := map[string]any{"writable": []string{ws}}
+	before, _ := json.Marshal(profile)
+	if mode == "record" {
+		p, err := sandbox.Options{Sandbox: os.Args[5], Denials: os.Args[6] == "1"}.Start(profile, []string{"true"}, nil, nil)
+		if err == nil {
+			err = p.Wait()
+		}
+		fmt.Println(err)
+		return
+	}
+	var mu sync.Mutex
+	var followed []sandbox.Denial
+	var seen bytes.Buffer
+	p, err := sandbox.Options{OnDenial: func(d sandbox.Denial) {
+		mu.Lock()
+		followed = append(followed, d)
+		mu.Unlock()
+	}}.Start(profile, []string{"/bin/sh", "-c", four, ws}, nil, &seen)
+	if err != nil {
+		fmt.Println("start", err)
+		os.Exit(1)
+	}
+	werr := p.Wait()
+	var names, errs []string
+	for _, d := range followed {
+		names = append(names, d.Syscall)
+	}
+	for _, d := range p.Denials() {
+		errs = append(errs, d.Error)
+	}
+	fmt.Println("follow", strings.Join(names, " "))
+	fmt.Println("list", strings.Join(errs, " "))
+	fmt.Println("seen", strings.Join(strings.Fields(seen.String()), " "))
+	after, _ := json.Marshal(profile)
+	fmt.Println("same", bytes.Equal(before, after) && reflect.DeepEqual(followed, p.Denials()) && werr == nil)
+	m, err := sandbox.Options{Denials: true}.Start(profile, []string{"/usr/bin/python3", "-c", many}, nil, nil)
+	if err != nil {
+		fmt.Println("start", err)
+		os.Exit(1)
+	}
+	code := 0
+	var exit *exec.ExitError
+	if err := m.Wait(); errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else if err != nil {
+		code = -1
+	}
+	calls, other := 0, 0
+	for _, d := range m.Denials() {
+		if d.Syscall == "io_uring_setup" {
+			calls++
+		} else {
+			other++
+		}
+	}
+	fmt.Println("many", calls, other, "exit", code)
+	n, err := sandbox.Start(profile, []string{"/bin/true"}, nil, nil)
+	if err == nil {
+		err = n.Wait()
+	}
+	if err == nil && n.Denials() == nil {
+		fmt.Println("without none")
+	} else {
+		fmt.Println("without", err, n.Denials())
+	}
+	if _, err := (sandbox.Options{Denials: true}).Start(map[string]any{"writable": []string{ws}, "denials": map[string]int{"fd": 9}},
+		[]string{"/bin/true"}, nil, nil); err != nil {
+		fmt.Println("twice", err)
+	} else {
+		fmt.Println("twice ran")
+	}
+}
+GO
+if (cd "$P" && "$GO" build -tags sandbox_embed -o "$T/bin/denials" ./denials >"$T/build.out" 2>&1); then
+	ok "a program reading the denial report builds"
+else
+	not_ok "a program reading the denial report builds"; diag "$(cat "$T/build.out")"; done_testing; exit
+fi
+for who in $USERS; do
+	denial_fixture "$who"
+	gh=$(mkws "$who" gocache-denials)
+	res=$(as "$who" env -u SANDBOX PATH=/usr/bin:/bin HOME="$gh" XDG_CACHE_HOME="$gh/.cache" \
+		timeout 120 "$T/bin/denials" run "$DWS" "$FOUR" "$MANY" 2>"$T/err")
+	check_denials "$who" "go" "$res"
+	check "$who: go: nothing but notices on stderr" "" "$(grep -v -e '^__sandbox: notice: ' "$T/err")"
+	for with in 1 0; do
+		as "$who" env HOME="$gh" XDG_CACHE_HOME="$gh/.cache" "$T/bin/denials" record "$DWS" "" "" "$REC_SB" "$with" >/dev/null 2>&1
+		check_recorded "$who" go "$with"
+	done
 done
 done_testing

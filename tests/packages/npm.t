@@ -7,7 +7,8 @@
 # CommandNotFound carrying the shim's line; check() and probe() return
 # parsed JSON; the binary is chosen by process.arch (a fake arm64 one
 # proves the choice); the sandbox-shim command runs and passes the status
-# on.  As root and as uid 65534.
+# on; spawn(..., { denials: true }) gives the denial report (common.sh's
+# check_denials and check_recorded).  As root and as uid 65534.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/common.sh"
 build_packages
@@ -130,5 +131,49 @@ const ws = process.argv[1];
 	check "$who: sandbox-shim: a refusal is 125 with the shim's line" \
 		"125 __sandbox: profile .writable[0] \"$WS/missing\": No such file or directory" "$rc $out"
 	check "$who: sandbox-shim path: the packaged binary" "$M/bin/linux-x64/__sandbox" "$(cd "$P" && as "$who" ./node_modules/.bin/sandbox-shim path)"
+done
+# the denial report through the API: spawn(..., { denials: true }), the
+# 'denial' events, child.denials and done's result
+cat >"$T/denials.js" <<'JS'
+// MODE WS FOUR MANY [RECORDER WITH]: the report through sandbox-shim.
+const s = require(process.env.P + '/node_modules/sandbox-shim');
+const [mode, ws, four, many, rec, withIt] = process.argv.slice(2);
+const P = { writable: [ws] };
+const before = JSON.stringify(P);
+setTimeout(() => { console.log('timeout'); process.exit(1); }, 120000).unref();
+(async () => {
+	if (mode === 'record') {
+		console.log((await s.spawn(P, ['true'], { sandbox: rec, denials: withIt === '1' }).done).code);
+		return;
+	}
+	const p = s.spawn(P, ['/bin/sh', '-c', four, ws], { denials: true, stdio: ['ignore', 'pipe'] });
+	const followed = [];
+	p.on('denial', (d) => followed.push(d));
+	let seen = '';
+	p.stdout.on('data', (d) => { seen += d; });
+	const r = await p.done;
+	console.log('follow', followed.map((d) => d.syscall).join(' '));
+	console.log('list', r.denials.map((d) => d.error).join(' '));
+	console.log('seen', seen.split(/\s+/).filter(Boolean).join(' '));
+	console.log('same', JSON.stringify(P) === before && r.denials === p.denials && JSON.stringify(followed) === JSON.stringify(r.denials) && r.code === 0);
+	const m = await s.spawn(P, ['/usr/bin/python3', '-c', many], { denials: true, stdio: ['ignore', 'ignore'] }).done;
+	console.log('many', m.denials.filter((d) => d.syscall === 'io_uring_setup').length,
+		m.denials.filter((d) => d.syscall !== 'io_uring_setup').length, 'exit', m.code);
+	const n = s.spawn(P, ['/bin/true'], { stdio: ['ignore', 'ignore'] });
+	const nr = await n.done;
+	console.log('without', n.denials === null && !('denials' in nr) ? 'none' : JSON.stringify(n.denials));
+	try { s.spawn({ writable: [ws], denials: { fd: 9 } }, ['/bin/true'], { denials: true }); console.log('twice ran'); }
+	catch (e) { console.log('twice', e.message); }
+})();
+JS
+for who in $USERS; do
+	denial_fixture "$who"
+	res=$(as "$who" env P="$P" /usr/bin/node "$T/denials.js" run "$DWS" "$FOUR" "$MANY" 2>"$T/err")
+	check_denials "$who" "node" "$res"
+	check "$who: node: nothing but notices on stderr" "" "$(grep -v -e '^__sandbox: notice: ' "$T/err")"
+	for with in 1 0; do
+		as "$who" env P="$P" /usr/bin/node "$T/denials.js" record "$DWS" "" "" "$REC_SB" "$with" >/dev/null 2>&1
+		check_recorded "$who" node "$with"
+	done
 done
 done_testing

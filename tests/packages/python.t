@@ -9,7 +9,9 @@
 # takes and starts the same server; refusals raise SandboxRefused /
 # CommandNotExecutable / CommandNotFound with the shim's line; check() and
 # probe() return parsed JSON.  The aarch64 wheel holds the aarch64 binary
-# and pip refuses it on this machine.  As root and as uid 65534.
+# and pip refuses it on this machine.  spawn/spawn_async(..., denials=True)
+# give the denial report (common.sh's check_denials and check_recorded).
+# As root and as uid 65534.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/common.sh"
 build_packages
@@ -193,5 +195,68 @@ PY
 	out=$(as "$who" "$V/bin/python" -m sandbox_shim "{\"writable\":[\"$WS\"]}" -- /bin/sh -c 'echo $$ > "$0/pid"; exit 6' "$WS" 2>&1); rc=$?
 	check "$who: python -m sandbox_shim PROFILE -- CMD: runs it, status passed on" "6" "$rc"
 	check "$who: sandbox-shim (console script) path" "$SITE/bin/linux-x86_64/__sandbox" "$(as "$who" "$V/bin/sandbox-shim" path)"
+done
+# the denial report through the API: spawn(..., denials=True) and
+# spawn_async(..., denials=True), follow_denials(_async) and proc.denials
+cat >"$T/denials.py" <<'PY'
+"""MODE WS FOUR MANY [RECORDER WITH]: the report through sandbox_shim."""
+import asyncio, json, subprocess, sys
+import sandbox_shim as s
+mode, ws, four, many = sys.argv[1:5]
+P = {"writable": [ws]}
+before = json.dumps(P, sort_keys=True)
+if mode == "record":
+    rec, with_ = sys.argv[5:7]
+    print(s.wait(s.spawn(P, ["true"], sandbox=rec, denials=with_ == "1")))
+    sys.exit()
+calls = lambda ds: " ".join(str(d.get("syscall")) for d in ds)
+if mode == "sync":
+    p = s.spawn(P, ["/bin/sh", "-c", four, ws], denials=True, stdout=subprocess.PIPE)
+    followed = list(s.follow_denials(p))
+    seen = p.stdout.read().decode().split()
+    code = s.wait(p, 60)
+    denials = p.denials
+    m = s.spawn(P, ["/usr/bin/python3", "-c", many], denials=True)
+    mcode = s.wait(m, 60)
+    mdenials = m.denials
+    n = s.spawn(P, ["/bin/true"])
+    without = n.denials
+    s.wait(n)
+else:
+    async def main():
+        p = await s.spawn_async(P, ["/bin/sh", "-c", four, ws], denials=True, stdin=subprocess.DEVNULL)
+        followed = [d async for d in s.follow_denials_async(p)]
+        seen = (await p.stdout.read()).decode().split()
+        code = await asyncio.wait_for(s.wait_async(p), 60)
+        m = await s.spawn_async(P, ["/usr/bin/python3", "-c", many], denials=True, stdin=subprocess.DEVNULL)
+        mcode = await asyncio.wait_for(s.wait_async(m), 60)
+        n = await s.spawn_async(P, ["/bin/true"], stdin=subprocess.DEVNULL)
+        await s.wait_async(n)
+        return followed, seen, code, p.denials, mcode, m.denials, n.denials
+    followed, seen, code, denials, mcode, mdenials, without = asyncio.run(main())
+print("follow", calls(followed))
+print("list", *[d.get("error") for d in denials])
+print("seen", *seen)
+print("same", json.dumps(P, sort_keys=True) == before and followed == denials and code == 0)
+print("many", sum(d.get("syscall") == "io_uring_setup" for d in mdenials),
+      sum(d.get("syscall") != "io_uring_setup" for d in mdenials), "exit", mcode)
+print("without", "none" if without is None else without)
+try:
+    s.spawn({"writable": [ws], "denials": {"fd": 9}}, ["/bin/true"], denials=True)
+    print("twice ran")
+except ValueError as e:
+    print("twice", e)
+PY
+for who in $USERS; do
+	denial_fixture "$who"
+	for mode in sync async; do
+		res=$(as "$who" timeout 120 "$V/bin/python" "$T/denials.py" $mode "$DWS" "$FOUR" "$MANY" 2>"$T/err")
+		check_denials "$who" "python $mode" "$res"
+		check "$who: python $mode: nothing but notices on stderr" "" "$(grep -v -e '^__sandbox: notice: ' -e '^E[A-Z]*$' "$T/err")"
+	done
+	for with in 1 0; do
+		as "$who" "$V/bin/python" "$T/denials.py" record "$DWS" "" "" "$REC_SB" $with >/dev/null 2>&1
+		check_recorded "$who" python "$with"
+	done
 done
 done_testing

@@ -19,19 +19,30 @@ the subprocess form, ``spawn_async``/``wait_async`` the asyncio form;
 ``check`` and ``probe`` return the shim's JSON parsed;
 ``stdio_server_parameters`` gives the keyword arguments of the MCP SDK's
 ``StdioServerParameters`` (the SDK is not needed here).
+
+With ``denials=True`` spawn/spawn_async also ask for the shim's denial
+report (profile key ``denials``): every system call the seccomp filter
+refused, one dict per line (syscall, nr, errno, error, pid, arch,
+monotonic; ``{"dropped": N}`` when lines were lost to a reader that fell
+64 KiB behind).  ``proc.denials`` is the list, filled while the command
+runs and complete once ``wait``/``wait_async`` returned;
+``follow_denials``/``follow_denials_async`` yield each line as it comes.
+Landlock refusals (files, ports) are not in it.
 """
 import asyncio
+import fcntl
 import json
 import os
 import platform
 import subprocess
 import sys
 import threading
+import time
 
 __all__ = [
     "SandboxError", "SandboxRefused", "CommandNotExecutable", "CommandNotFound",
     "binary_for", "binary_path", "spawn", "wait", "spawn_async", "wait_async",
-    "check", "probe", "stdio_server_parameters",
+    "check", "probe", "stdio_server_parameters", "follow_denials", "follow_denials_async",
 ]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -98,25 +109,151 @@ def _is_error_line(line):
     return line.startswith("__sandbox: ") and not line.startswith("__sandbox: notice: ")
 
 
-def spawn(profile, argv, sandbox=None, stderr=None, **popen_kw):
+def _pipe():
+    """os.pipe() with both ends above 2 (a parent started with stdin
+    closed gets 0 from pipe(), which the child's stdin would replace);
+    both close-on-exec: only pass_fds reach the child."""
+    fds = []
+    for fd in os.pipe():
+        if fd < 3:
+            new = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
+            os.close(fd)
+            fd = new
+        fds.append(fd)
+    return fds[0], fds[1]
+
+
+def _parse_denial(raw):
+    """One report line as a dict; a line that is not JSON (a listener
+    killed mid-write) as {"raw": line}, so that nothing is dropped
+    silently."""
+    text = raw.decode(errors="replace").rstrip("\n")
+    try:
+        d = json.loads(text)
+    except ValueError:
+        d = None
+    return d if isinstance(d, dict) else {"raw": text}
+
+
+class _Report:
+    """The denial report of one run: the parsed lines (``proc.denials``)
+    and whether the descriptor reached its end, which it does once every
+    process of the sandbox has gone (and, before Linux 6.1, been reaped).
+    Read by a thread of its own, also under asyncio: the listener never
+    waits for a reader that falls 64 KiB behind (it counts the lines
+    instead), so the pipe is drained however busy the caller's event loop
+    is.  ``loop``: the event loop to wake followers on (spawn_async)."""
+
+    def __init__(self, fd, loop=None):
+        self.lines = []
+        self.ended = False
+        self.cond = threading.Condition()
+        self.loop = loop
+        if loop is not None:
+            self.changed = asyncio.Event()  # replaced at each change
+            self.done = loop.create_future()
+        self.thread = threading.Thread(target=self._read, args=(fd,), daemon=True)
+        self.thread.start()
+
+    def _read(self, fd):
+        # whole chunks, one wake-up per chunk: a thread that waits for
+        # the GIL once per line falls behind a fast command
+        partial = b""
+        try:
+            while True:
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    break
+                *whole, partial = (partial + chunk).split(b"\n")
+                if whole:
+                    batch = [_parse_denial(raw) for raw in whole]
+                    with self.cond:
+                        self.lines.extend(batch)
+                        self.cond.notify_all()
+                    self._wake_loop()
+            if partial:
+                with self.cond:
+                    self.lines.append(_parse_denial(partial))
+        finally:
+            os.close(fd)
+            with self.cond:
+                self.ended = True
+                self.cond.notify_all()
+            self._wake_loop()
+
+    def _wake_loop(self):
+        if self.loop is None:
+            return
+        try:
+            self.loop.call_soon_threadsafe(self._wake)
+        except RuntimeError:
+            pass  # the loop is closed: nobody follows any more
+
+    def _wake(self):
+        # in the loop: a fresh event per change, each follower waits on
+        # the one it saw before looking at the lines
+        self.changed.set()
+        self.changed = asyncio.Event()
+        if self.ended and not self.done.done():
+            self.done.set_result(None)
+
+
+def _with_report(profile, fd):
+    """A copy of profile naming fd as its denial report (the caller's
+    dict is left as it is); ValueError if the profile names one itself."""
+    if not isinstance(profile, dict):
+        raise TypeError("sandbox_shim: with denials=True the profile must be a dict")
+    if "denials" in profile:
+        raise ValueError('sandbox_shim: the profile names "denials" and denials=True was given: '
+                         "spawn makes the report's pipe itself; drop one of the two")
+    return dict(profile, denials={"fd": fd})
+
+
+def spawn(profile, argv, sandbox=None, stderr=None, denials=False, **popen_kw):
     """subprocess.Popen of ``argv`` confined by ``profile`` (a dict).
 
     stderr is read by a thread (``proc.stderr`` is None): the command's own
     lines and the shim's notices go to ``stderr`` (default sys.stderr), the
-    shim's error line is kept for ``wait()``.  Other keyword arguments go to
-    Popen; communicate() works on stdin and stdout."""
+    shim's error line is kept for ``wait()``.  ``denials=True``: the denial
+    report on a pipe of this process's, read by a thread into
+    ``proc.denials`` (None without it; see the module's doc); the profile
+    must not name ``denials`` itself (ValueError).  Other keyword arguments
+    go to Popen; communicate() works on stdin and stdout."""
     argv = list(argv)
     if not argv:
         raise ValueError("argv must not be empty")
-    r, w = os.pipe()
+    rep_r = rep_w = None
+    if denials:
+        # the write end's number is the same in the child (pass_fds)
+        rep_r, rep_w = _pipe()
+        try:
+            profile = _with_report(profile, rep_w)
+        except BaseException:
+            os.close(rep_r)
+            os.close(rep_w)
+            raise
+    r, w = _pipe()
     try:
         proc = subprocess.Popen([binary_path(sandbox), f"fd:{r}", "--", *argv],
-                                pass_fds=(r,), stderr=subprocess.PIPE, **popen_kw)
+                                pass_fds=(r,) if rep_w is None else (r, rep_w),
+                                stderr=subprocess.PIPE, **popen_kw)
     except BaseException:
         os.close(w)
+        if rep_r is not None:
+            os.close(rep_r)
         raise
     finally:
         os.close(r)
+        if rep_w is not None:
+            # the shim's listener holds the only write end: the report
+            # ends when the last process of the sandbox is gone
+            os.close(rep_w)
+    proc.denials = None
+    proc.denials_thread = None
+    if rep_r is not None:
+        proc.denial_report = _Report(rep_r)
+        proc.denials = proc.denial_report.lines
+        proc.denials_thread = proc.denial_report.thread
     # written once the shim runs: a profile larger than the pipe buffer
     # would block a write made before
     with os.fdopen(w, "wb") as f:
@@ -153,33 +290,109 @@ def _outcome(code, errors):
 
 def wait(proc, timeout=None):
     """The command's exit status (negative: killed by that signal); a
-    SandboxError if it never ran."""
+    SandboxError if it never ran.  With denials=True it also waits for the
+    report's end, so ``proc.denials`` is complete: a process the command
+    left running (``no_survivors`` prevents that) holds it, and ``timeout``
+    (seconds, for both) then raises subprocess.TimeoutExpired."""
+    deadline = None if timeout is None else time.monotonic() + timeout
     code = proc.wait(timeout)
     proc.stderr_thread.join()
+    if proc.denials_thread is not None:
+        proc.denials_thread.join(None if deadline is None else max(0, deadline - time.monotonic()))
+        if proc.denials_thread.is_alive():
+            raise subprocess.TimeoutExpired(proc.args, timeout)
     return _outcome(code, proc.sandbox_errors)
 
 
-async def spawn_async(profile, argv, sandbox=None, stderr=None, **kw):
+def _report_of(proc):
+    report = getattr(proc, "denial_report", None)
+    if report is None:
+        raise ValueError("sandbox_shim: this process was spawned without denials=True")
+    return report
+
+
+def follow_denials(proc):
+    """Yield each line of a spawn(..., denials=True) process's report as it
+    arrives (a dict, as in ``proc.denials``), from the first; return when
+    the report ends, which is once every process of the sandbox has gone.
+    Reaps the command meanwhile (before Linux 6.1 the report ends only
+    then), so call it from the thread that would call wait(), or any."""
+    report = _report_of(proc)
+    i = 0
+    while True:
+        with report.cond:
+            while i == len(report.lines) and not report.ended:
+                if not report.cond.wait(0.1):
+                    proc.poll()
+            if i == len(report.lines):
+                return
+            batch = report.lines[i:]
+        i += len(batch)
+        yield from batch
+
+
+async def follow_denials_async(proc):
+    """The asyncio form of follow_denials() for a spawn_async(...,
+    denials=True) process: ``async for d in follow_denials_async(proc)``."""
+    report = _report_of(proc)
+    i = 0
+    while True:
+        changed = report.changed
+        with report.cond:
+            batch = report.lines[i:]
+            ended = report.ended
+        i += len(batch)
+        for d in batch:
+            yield d
+        if not batch:
+            if ended:
+                return
+            await changed.wait()
+
+
+async def spawn_async(profile, argv, sandbox=None, stderr=None, denials=False, **kw):
     """asyncio.create_subprocess_exec of ``argv`` confined by ``profile``;
     stdin and stdout default to pipes.  stderr is read by a task as in
-    spawn(); ``await wait_async(proc)`` gives the status or raises."""
+    spawn(); ``denials=True``: the report read by a task into
+    ``proc.denials`` as in spawn(); ``await wait_async(proc)`` gives the
+    status or raises."""
     argv = list(argv)
     if not argv:
         raise ValueError("argv must not be empty")
     kw.setdefault("stdin", asyncio.subprocess.PIPE)
     kw.setdefault("stdout", asyncio.subprocess.PIPE)
-    r, w = os.pipe()
+    loop = asyncio.get_running_loop()
+    rep_r = rep_w = None
+    if denials:
+        rep_r, rep_w = _pipe()
+        try:
+            profile = _with_report(profile, rep_w)
+        except BaseException:
+            os.close(rep_r)
+            os.close(rep_w)
+            raise
+    r, w = _pipe()
     try:
         proc = await asyncio.create_subprocess_exec(
             binary_path(sandbox), f"fd:{r}", "--", *argv,
-            pass_fds=(r,), stderr=asyncio.subprocess.PIPE, **kw)
+            pass_fds=(r,) if rep_w is None else (r, rep_w),
+            stderr=asyncio.subprocess.PIPE, **kw)
     except BaseException:
         os.close(w)
+        if rep_r is not None:
+            os.close(rep_r)
         raise
     finally:
         os.close(r)
+        if rep_w is not None:
+            os.close(rep_w)
+    proc.denials = None
+    proc.denial_done = None
+    if rep_r is not None:
+        proc.denial_report = _Report(rep_r, loop)
+        proc.denials = proc.denial_report.lines
+        proc.denial_done = proc.denial_report.done
     data = json.dumps(profile).encode()
-    loop = asyncio.get_running_loop()
 
     def write_profile():
         with os.fdopen(w, "wb") as f:
@@ -213,10 +426,14 @@ async def spawn_async(profile, argv, sandbox=None, stderr=None, **kw):
 
 async def wait_async(proc):
     """The exit status of a spawn_async() process; a SandboxError if the
-    command never ran."""
+    command never ran.  With denials=True it also waits for the report's
+    end, as wait() does (asyncio.wait_for bounds it)."""
     code = await proc.wait()
     await proc.stderr_task
     await proc.profile_written
+    if proc.denial_done is not None:
+        # the report's end: see wait()
+        await proc.denial_done
     return _outcome(code, proc.sandbox_errors)
 
 
