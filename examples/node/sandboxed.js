@@ -1,18 +1,14 @@
 #!/usr/bin/env node
-// Start a command under __sandbox from Node.
+// Start a command under __sandbox from Node: a thin user of the
+// sandbox-shim package (packages/npm), required from this checkout.
 //
-// The profile travels on a pipe (fd:3), never on the command line, so it
-// is neither limited by ARG_MAX nor visible in /proc/PID/cmdline.  The shim
-// then becomes the command: same pid, same stdin/stdout (an MCP server
-// speaks its protocol on them unchanged).  If the command never ran, the
-// shim exits with one "__sandbox: ..." line on stderr and `child.done`
-// rejects with that line as the message and the status in `exitCode`:
-//   SandboxRefused (125): the sandbox could not be set up (profile, a
-//     required part this host cannot enforce, a setup syscall);
-//   CommandNotExecutable (126): the command exists but could not be
-//     executed (the line says whether the file mode or the profile is why);
-//   CommandNotFound (127): the command was not found.
-// All three are SandboxErrors.
+// The package hands the profile to the shim on a pipe (fd:3, never the
+// command line), the shim becomes the command (same pid, same
+// stdin/stdout), and a command that never ran makes `child.done` reject
+// with SandboxRefused (125), CommandNotExecutable (126) or CommandNotFound
+// (127), each a SandboxError carrying the shim's one line.  The binary is
+// $SANDBOX, else the package's own (the npm tarball carries one), else
+// __sandbox on PATH.
 //
 //   const { spawnSandboxed } = require('./sandboxed');
 //   const child = spawnSandboxed({ writable: [workspace] }, ['my-mcp-server']);
@@ -21,79 +17,19 @@
 //
 // As a program: `sandboxed.js WORKSPACE -- COMMAND [ARG...]` runs COMMAND
 // with WORKSPACE writable, the system directories readable, no network and
-// a cleared environment, stdin and stdout passed through.  Set SANDBOX to
-// the path of __sandbox if it is not on PATH.
+// a cleared environment, stdin and stdout passed through.
 'use strict';
-const { spawn } = require('child_process');
+const path = require('path');
+const pkg = require(path.join(__dirname, '..', '..', 'packages', 'npm'));
 
-// __sandbox did not run the command: message is the shim's one line,
-// exitCode its exit status (125, 126 or 127).
-class SandboxError extends Error {
-	constructor(message, exitCode) {
-		super(message);
-		this.name = new.target.name;
-		this.exitCode = exitCode;
-	}
+// $SANDBOX, else the package's binary, else __sandbox on PATH.
+function sandboxBinary() {
+	try { return pkg.binaryPath(); } catch (e) { return '__sandbox'; }
 }
-// 125: the sandbox could not be set up, nothing ran.
-class SandboxRefused extends SandboxError {
-	constructor(message) { super(message, 125); }
-}
-// 126: the command exists but could not be executed.
-class CommandNotExecutable extends SandboxError {
-	constructor(message) { super(message, 126); }
-}
-// 127: the command was not found (on the sandbox's PATH).
-class CommandNotFound extends SandboxError {
-	constructor(message) { super(message, 127); }
-}
-const ERRORS = { 125: SandboxRefused, 126: CommandNotExecutable, 127: CommandNotFound };
 
-// spawn() of argv confined by profile (an object).  options.stdio gives
-// stdin and stdout (default 'pipe', 'pipe'); stderr is read here: the
-// command's lines and the shim's notices are copied to this process's
-// stderr, the shim's error line is kept for `done`.
+// The package's spawn() with the binary above (options.sandbox overrides).
 function spawnSandboxed(profile, argv, options = {}) {
-	const sandbox = options.sandbox || process.env.SANDBOX || '__sandbox';
-	const [stdin, stdout] = options.stdio || ['pipe', 'pipe'];
-	const child = spawn(sandbox, ['fd:3', '--', ...argv], {
-		...options,
-		stdio: [stdin, stdout, 'pipe', 'pipe'],
-	});
-	// end() closes our side: the shim reads the profile to end of file
-	child.stdio[3].on('error', () => {}); // EPIPE: the shim already stopped
-	// Writing to a command that never started (or has exited) fails with
-	// EPIPE; `done` says why it exited, so that error must not crash us.
-	if (child.stdin) child.stdin.on('error', () => {});
-	child.stdio[3].end(JSON.stringify(profile));
-	const errors = [];
-	let partial = '';
-	child.stderr.setEncoding('utf8');
-	child.stderr.on('data', (chunk) => {
-		partial += chunk;
-		let nl;
-		while ((nl = partial.indexOf('\n')) >= 0) {
-			const line = partial.slice(0, nl);
-			partial = partial.slice(nl + 1);
-			if (line.startsWith('__sandbox: ') && !line.startsWith('__sandbox: notice: '))
-				errors.push(line);
-			else
-				process.stderr.write(line + '\n');
-		}
-	});
-	child.done = new Promise((resolve, reject) => {
-		child.on('error', reject); // the shim itself could not be started
-		child.on('close', (code, signal) => {
-			if (partial) process.stderr.write(partial);
-			// after exec the shim prints nothing more: an error line
-			// with 125, 126 or 127 means the command never ran
-			if (ERRORS[code] && errors.length)
-				reject(new ERRORS[code](errors[errors.length - 1]));
-			else
-				resolve({ code, signal });
-		});
-	});
-	return child;
+	return pkg.spawn(profile, argv, { sandbox: sandboxBinary(), ...options });
 }
 
 // A profile for a tool working in one directory.
@@ -106,6 +42,8 @@ function workspaceProfile(workspace) {
 	};
 }
 
+const WHAT = { 125: 'the sandbox refused to start', 126: 'the sandbox could not execute', 127: 'the sandbox could not find' };
+
 async function main(args) {
 	if (args.length < 3 || args[1] !== '--') {
 		process.stderr.write('usage: sandboxed.js WORKSPACE -- COMMAND [ARG...]\n');
@@ -116,17 +54,16 @@ async function main(args) {
 		const { code, signal } = await child.done;
 		return signal ? 128 + require('os').constants.signals[signal] : code;
 	} catch (e) {
-		if (!(e instanceof SandboxError)) throw e;
-		const what = { 125: 'the sandbox refused to start', 126: 'the sandbox could not execute',
-			127: 'the sandbox could not find' }[e.exitCode];
-		process.stderr.write(`sandboxed.js: ${what} ${args[2]}: ${e.message}\n`);
+		if (!(e instanceof pkg.SandboxError)) throw e;
+		process.stderr.write(`sandboxed.js: ${WHAT[e.exitCode]} ${args[2]}: ${e.message}\n`);
 		return e.exitCode;
 	}
 }
 
 module.exports = {
-	spawnSandboxed, workspaceProfile,
-	SandboxError, SandboxRefused, CommandNotExecutable, CommandNotFound,
+	spawnSandboxed, workspaceProfile, sandboxBinary,
+	SandboxError: pkg.SandboxError, SandboxRefused: pkg.SandboxRefused,
+	CommandNotExecutable: pkg.CommandNotExecutable, CommandNotFound: pkg.CommandNotFound,
 };
 
 if (require.main === module)

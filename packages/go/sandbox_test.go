@@ -90,3 +90,29 @@ func TestCheckProbe(t *testing.T) {
 		t.Errorf("check of an invalid profile: got %T %v", err, err)
 	}
 }
+
+// withReport (Options.Denials): the caller's profile as it was, plus
+// "denials" naming reportFD; a profile naming "denials" itself, or one that
+// is not a JSON object, refused.  Needs no binary.
+func TestWithReport(t *testing.T) {
+	profile := map[string]any{"writable": []string{"/w"}}
+	js, err := withReport(profile)
+	if err != nil || string(js) != `{"denials":{"fd":4},"writable":["/w"]}` {
+		t.Errorf("withReport: got %s, %v", js, err)
+	}
+	if _, ok := profile["denials"]; ok || len(profile) != 1 {
+		t.Errorf("withReport modified the caller's profile: %v", profile)
+	}
+	if _, err := withReport(map[string]any{"denials": map[string]int{"fd": 9}}); err == nil ||
+		!strings.Contains(err.Error(), `the profile names "denials" and Options.Denials is set`) {
+		t.Errorf("a profile naming denials: got %v", err)
+	}
+	for _, p := range []any{nil, []string{"x"}, "x"} {
+		if _, err := withReport(p); err == nil || !strings.Contains(err.Error(), "must encode as a JSON object") {
+			t.Errorf("profile %#v: got %v", p, err)
+		}
+	}
+	if _, err := (Options{Denials: true, Sandbox: "/nonexistent"}).Start(map[string]any{"denials": nil}, []string{"true"}, nil, nil); err == nil {
+		t.Errorf("Start with a profile naming denials: no error")
+	}
+}

@@ -15,7 +15,7 @@ mkdir -p "$V"
 cp -r "$NM" "$V/node_modules"
 mkdir -p "$V/bin" "$V/r"
 ln -s "$V/node_modules/$PKG/dist/index.js" "$V/bin/mcp-server-filesystem"
-cp -r "$REPO/examples" "$V/r/examples"
+cp -r "$REPO/examples" "$REPO/packages" "$V/r/"  # the examples use ../../packages
 
 # block LANG — the first ```LANG block after the MCP paragraph of README.md
 block() { awk -v lang="$1" '/^To wrap an MCP server/ {on=1} on && $0 == "```" lang {b=1; next} b && /^```/ {exit} b {print}' "$REPO/README.md"; }

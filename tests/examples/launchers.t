@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# examples/{python,node,go}: each launcher builds a profile, hands it to
+# examples/{python,node,go}: each launcher (a thin user of its package in
+# packages/, run from a copy of the checkout) builds a profile, hands it to
 # __sandbox on a pipe (fd:N, never argv), starts a small stdio server under
 # it, and turns the shim's own failures into errors its caller sees: 125
 # (refused: SandboxRefused), 126 (not executable: CommandNotExecutable),
@@ -8,9 +9,11 @@
 # toolchain is installed (scripts/setup installs golang-go).
 . "$(dirname "$0")/../lib.sh"
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-EX=$T/examples
-cp -r "$REPO/examples" "$EX"
-chmod -R a+rX "$EX"
+# each example uses its package from the checkout (../../packages/...)
+mkdir -p "$T/repo"
+cp -r "$REPO/examples" "$REPO/packages" "$T/repo/"
+EX=$T/repo/examples
+chmod -R a+rX "$T/repo"
 
 # The server: one request line in, one reply out; it writes the request
 # into the workspace, tries a secret outside it, and exits 3 (passed on).
@@ -34,10 +37,12 @@ if [ -n "$GO" ]; then
 	    "$GO" build -o "$T/bin/sandboxed-go" . 2>"$T/go/err"); then
 		ok "go: the launcher builds"
 		launchers+=("go:$T/bin/sandboxed-go")
-		# the library form: *SandboxError and errors.Is (sandboxed_test.go)
+		# the library form, the package the example uses: *SandboxError
+		# and errors.Is (packages/go/sandbox_test.go)
 		gows=$(mkws root go-test)
 		if (cd "$EX/go" && HOME=$T/go GOCACHE=$T/go/cache GOPATH=$T/go/path GOPROXY=off GOFLAGS=-mod=mod \
-		    SANDBOX="$SB" SB_WORKSPACE="$gows" "$GO" test -count=1 . >"$T/go/test" 2>&1); then
+		    SANDBOX="$SB" SB_WORKSPACE="$gows" "$GO" test -v -count=1 sandbox-shim.invalid/sandbox >"$T/go/test" 2>&1) &&
+		    ! grep -q -e '--- SKIP' -e 'no test files' "$T/go/test"; then
 			ok "go library: refusal, not executable, not found as *SandboxError matching ErrRefused, ErrNotExecutable, ErrNotFound"
 		else
 			not_ok "go library: refusal, not executable, not found as *SandboxError matching ErrRefused, ErrNotExecutable, ErrNotFound"
