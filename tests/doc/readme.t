@@ -3,7 +3,8 @@
 # written, against the real @modelcontextprotocol/server-filesystem: the
 # parent speaks MCP through them (initialize, tools/call write_file), and a
 # refusal (125) or a server not found (127) surfaces as the error the README
-# names.  As root and uid 65534.
+# names; the Install section's denial-report snippets (Node, Python) give
+# the refused calls.  As root and uid 65534.
 . "$(dirname "$0")/../lib.sh"
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 need_mcp_server
@@ -104,5 +105,52 @@ for who in $USERS; do
 	out=$(cd "$V/r" && as "$who" env PATH="$T:$PATH" /usr/bin/node run.js "$ws" 2>/dev/null)
 	check_match "$who: README Node snippet: a server not on PATH rejects with CommandNotFound" \
 		'^CommandNotFound: __sandbox: "mcp-server-filesystem": command not found on PATH' "$out"
+done
+# The Install section's denial-report snippets (Node, Python), run as
+# written through the packages of this checkout: the four refused calls of
+# tests/integration/report.t, as they come and once the run ended.
+dblock() { awk -v lang="$1" '/^The denial report \(/ {on=1} on && $0 == "```" lang {b=1; next} b && /^```/ {exit} b {print}' "$REPO/README.md"; }
+djs=$(dblock js)
+dpy=$(dblock python)
+check_match "README: a Node denial snippet" 'denials: true' "$djs"
+check_match "README: a Python denial snippet" 'denials=True' "$dpy"
+cp "$HELPERS/try-syscall" "$V/try"
+D4='"$0/try" unshare-user; "$0/try" mount "$0"; "$0/try" ptrace-attach ppid; "$0/try" io_uring_setup'
+{
+	echo "const { spawn } = require('$V/r/packages/npm');"
+	echo 'const ws = process.argv[2];'
+	echo 'const profile = { writable: [ws] };'
+	echo "const argv = ['/bin/sh', '-c', '{ ' + process.argv[3] + '; } >/dev/null', ws];"
+	echo '(async () => {'
+	echo '// ---- README snippet ----'
+	printf '%s\n' "$djs"
+	echo '// ---- end ----'
+	echo "console.log('code', code, denials.map((d) => d.syscall).join(' '));"
+	echo '})();'
+} >"$V/r/denials.js"
+{
+	echo 'import sys'
+	echo "sys.path.insert(0, \"$V/r/packages/python\")"
+	echo 'import sandbox_shim'
+	echo 'ws = sys.argv[1]'
+	echo 'profile = {"writable": [ws]}'
+	echo 'argv = ["/bin/sh", "-c", "{ " + sys.argv[2] + "; } >/dev/null", ws]'
+	echo '# ---- README snippet ----'
+	printf '%s\n' "$dpy"
+	echo '# ---- end ----'
+	echo 'print("code", code, *[d["syscall"] for d in proc.denials])'
+} >"$V/r/denials.py"
+chmod -R a+rX "$V"
+for who in $USERS; do
+	ws=$(mkws "$who" readme-denials)
+	cp "$V/try" "$ws/try"
+	out=$(as "$who" env SANDBOX="$SB" timeout 60 /usr/bin/node "$V/r/denials.js" "$ws" "$D4" 2>"$T/err")
+	check "$who: README Node denial snippet: each line as it came, then all of them" \
+		"unshare EPERM|mount EPERM|ptrace EPERM|io_uring_setup ENOSYS|code 0 unshare mount ptrace io_uring_setup" \
+		"$(grep -v '^__sandbox: notice: ' "$T/err" | paste -sd'|')|$out"
+	out=$(as "$who" env SANDBOX="$SB" timeout 60 /usr/bin/python3 "$V/r/denials.py" "$ws" "$D4" 2>"$T/err")
+	check "$who: README Python denial snippet: each line as it came, then all of them" \
+		"unshare EPERM|mount EPERM|ptrace EPERM|io_uring_setup ENOSYS|code 0 unshare mount ptrace io_uring_setup" \
+		"$(echo "$out" | paste -sd'|')"
 done
 done_testing
