@@ -228,15 +228,18 @@ func main() {
 	} else if err != nil {
 		code = -1
 	}
-	calls, other := 0, 0
+	calls, dropped, other := 0, 0, 0
 	for _, d := range m.Denials() {
-		if d.Syscall == "io_uring_setup" {
+		switch {
+		case d.Syscall == "io_uring_setup":
 			calls++
-		} else {
+		case d.Dropped > 0:
+			dropped += d.Dropped
+		default:
 			other++
 		}
 	}
-	fmt.Println("many", calls, other, "exit", code)
+	fmt.Println("many", calls, dropped, other, "exit", code)
 	n, err := sandbox.Start(profile, []string{"/bin/true"}, nil, nil)
 	if err == nil {
 		err = n.Wait()
