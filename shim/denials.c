@@ -52,6 +52,7 @@
 #include "shim.h"
 
 #define QUEUE_BYTES 65536 /* lines waiting for a slow reader; beyond: counted as dropped */
+#define DROPPED_RESERVE 64 /* of QUEUE_BYTES, kept for the last {"dropped":N} line */
 #define LINE_MAX_BYTES 512
 #define FLUSH_WAIT_MS 2000 /* at the end: how long a reader that takes nothing is waited for */
 
@@ -104,22 +105,31 @@ static size_t format_line(char *buf, size_t n, const struct seccomp_notif *req, 
 	return w < 0 ? 0 : (size_t)w < n ? (size_t)w : n - 1;
 }
 
+/* The lines dropped so far as one {"dropped":N} line, queued.  Always
+ * fits when `room` is DROPPED_RESERVE or more: every other line leaves
+ * that much of the queue free. */
+static bool queue_dropped(struct report *rp, size_t room)
+{
+	char d[DROPPED_RESERVE];
+	int w = snprintf(d, sizeof d, "{\"dropped\":%lu}\n", rp->dropped);
+	if (w <= 0 || (size_t)w > room || rp->len + (size_t)w > sizeof rp->q)
+		return false;
+	memcpy(rp->q + rp->len, d, (size_t)w);
+	rp->len += (size_t)w;
+	rp->dropped = 0;
+	return true;
+}
+
 static void enqueue(struct report *rp, const char *line, size_t n)
 {
 	if (rp->broken)
 		return;
-	if (rp->dropped) {
-		char d[64];
-		int w = snprintf(d, sizeof d, "{\"dropped\":%lu}\n", rp->dropped);
-		if (rp->len + (size_t)w + n > sizeof rp->q) {
-			rp->dropped++;
-			return;
-		}
-		memcpy(rp->q + rp->len, d, (size_t)w);
-		rp->len += (size_t)w;
-		rp->dropped = 0;
+	size_t cap = sizeof rp->q - DROPPED_RESERVE;
+	if (rp->dropped && (rp->len + DROPPED_RESERVE + n > cap || !queue_dropped(rp, DROPPED_RESERVE))) {
+		rp->dropped++;
+		return;
 	}
-	if (rp->len + n > sizeof rp->q) {
+	if (rp->len + n > cap) {
 		rp->dropped++;
 		return;
 	}
@@ -226,6 +236,11 @@ static void serve(int lfd, const struct sock_fprog *orig, struct report *rp)
 		if (p[0].revents & (POLLHUP | POLLERR | POLLNVAL))
 			break;
 	}
+	/* what was dropped at the very end is said too (the queue kept room
+	 * for it): lines and dropped counts always add up to the refused
+	 * calls, for a reader that reads to the end */
+	if (rp->dropped && !rp->broken)
+		queue_dropped(rp, sizeof rp->q - rp->len);
 	/* the last lines, for a reader that still reads */
 	while (rp->len && !rp->broken) {
 		struct pollfd p = {rp->fd, POLLOUT, 0};

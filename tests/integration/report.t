@@ -95,6 +95,26 @@ io_uring_setup ENOSYS" "$got"
 		fi
 		check "$t: the listener does not outlive the sandbox" gone "$(gone "$rep")"
 
+		# Nothing lost silently: 3,000 refused calls against a reader that
+		# starts only once the command has ended — what did not fit is
+		# counted ({"dropped":N}), the count of the very end too, and the
+		# lines and the counts add up to the calls.
+		rm -f "$T/many-done"
+		res=$( { as "$who" "$SB" "$P" -- /usr/bin/python3 -c 'import ctypes
+l = ctypes.CDLL(None)
+for _ in range(3000): l.syscall(425, 1, 0)' </dev/null 3>&1 >/dev/null 2>/dev/null; touch "$T/many-done"; } |
+			{ for _ in $(seq 600); do [ -e "$T/many-done" ] && break; sleep 0.05; done; python3 -c '
+import json, sys
+n = d = 0
+for raw in sys.stdin:
+    j = json.loads(raw)
+    if "dropped" in j:
+        d += j["dropped"]
+    elif j.get("syscall") == "io_uring_setup":
+        n += 1
+print(n + d, d > 0)'; })
+		check "$t: 3,000 refused calls, the reader late: lines + dropped counts = 3000, some dropped" "3000 True" "$res"
+
 		# no_survivors: a command that exits right after its refused call
 		# (its PID namespace, the listener's too, ends with it): every
 		# line is written before the call is answered, so none is lost
