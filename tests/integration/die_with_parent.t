@@ -186,11 +186,20 @@ for who in $USERS; do
 		fi
 		pkill -9 -f "^sleep $mark\$" 2>/dev/null
 	done
-	# the watcher leaves when the command ends by itself
+	# the watcher leaves when the command ends by itself (when told to:
+	# a command of fixed length could end before its watcher is looked
+	# up on a loaded machine or under emulation)
 	ws=$(mkws "$who" dwp-watch-end)
-	as "$who" "$SB" "$(prof default "$ws")" -- sh -c 'echo $$ >"$1/pid"; exec sleep 1' sh "$ws" </dev/null >/dev/null 2>&1 &
-	for ((i = 0; i < 100; i++)); do [ -s "$ws/pid" ] && break; sleep 0.05; done
-	w=$(watcher_of "$(cat "$ws/pid" 2>/dev/null)")
+	rm -f "$ws/stop"
+	as "$who" "$SB" "$(prof default "$ws")" -- sh -c 'echo $$ >"$1/pid"; while [ ! -e "$1/stop" ]; do sleep 0.05; done' sh "$ws" </dev/null >/dev/null 2>&1 &
+	for ((i = 0; i < 600; i++)); do [ -s "$ws/pid" ] && break; sleep 0.05; done
+	w=
+	for ((i = 0; i < 100; i++)); do
+		w=$(watcher_of "$(cat "$ws/pid" 2>/dev/null)")
+		[ -n "$w" ] && break
+		sleep 0.05
+	done
+	touch "$ws/stop"
 	wait
 	left=yes
 	for ((i = 0; i < 100; i++)); do [ -n "$w" ] && [ -d /proc/"$w" ] || { left=no; break; }; sleep 0.05; done
