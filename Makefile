@@ -148,7 +148,9 @@ distclean: clean
 # for its native architecture there, as the shim does at run time.
 # check-aarch64 runs the unit tests under qemu-aarch64, then the guest suite
 # (tests/guest/suite.sh, root and uid 65534) on Debian's arm64 kernels under
-# qemu-system-aarch64 (TCG): scripts/kernel-matrix with KM_ARCH=arm64.
+# qemu-system-aarch64 (TCG): scripts/kernel-matrix with KM_ARCH=arm64; on
+# trixie's kernel also tests/security, tests/integration and their
+# no-namespace runs (build/tests/nons) in a Debian arm64 userland.
 A64 := build/aarch64
 A64_DEPS := $(A64)/deps
 A64_CC := $(A64_DEPS)/bin/aarch64-linux-musl-gcc
@@ -207,7 +209,7 @@ need-check-aarch64:
 # unit_policy runs under qemu-aarch64; unit_seccomp needs a kernel's
 # seccomp(2) (libseccomp asks it for KILL_PROCESS), which qemu-user does not
 # pass on: it runs first in each guest (tests/guest/init).
-check-aarch64: $(A64)/__sandbox $(A64_UNIT) $(A64_HELPERS) $(A64_GUEST) | need-check-aarch64
+check-aarch64: $(A64)/__sandbox $(A64_UNIT) $(A64_HELPERS) $(A64_GUEST) $(NONS_T) | need-check-aarch64
 	prove -v --exec $(A64_RUN) $(A64)/tests/unit_policy
 	KM_ARCH=arm64 scripts/kernel-matrix
 
@@ -333,7 +335,8 @@ build/guest/%: tests/guest/%.c | $(DEPS)/stamp
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
 # The in-guest suite on Debian's 6.1, 6.12 and 7.x kernels under qemu, and
-# natively on this machine's kernel; writes doc/kernel-matrix.md.
+# natively on this machine's kernel; writes doc/kernel-matrix.md.  Each
+# guest kernel also runs tests/seeds in a Debian userland (KM_TESTS).
 check-kernels: __sandbox $(HELPERS) $(GUEST_HELPERS) | need-check-kernels
 	scripts/kernel-matrix
 

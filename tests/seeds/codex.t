@@ -31,6 +31,7 @@ for who in $USERS; do
 		gen() { as "$who" $PY "$GEN" "$W1" root="$W2" read="$W1/docs" root="$W1/docs/public" \
 			none="$W1/secrets" none="$B/blocked" root="$B/blocked/allowed" "$@"; }
 		json=$(gen)
+		no_landlock "$who" "$mode" "$json" && continue
 
 		# the root read-only
 		run "$who" "$mode" "$json" sh -c "echo x >> '$B/hostfile'"

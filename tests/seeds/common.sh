@@ -50,6 +50,24 @@ ns_ok() {
 	return 0
 }
 
+# no_landlock WHO MODE JSON — on a kernel without Landlock (lib.sh's ABI 0:
+# none built in, or left out of lsm=; the kernel matrix boots one) a seed's
+# profile, none of which sets best_effort, is refused: exit 125, the
+# refusal naming Landlock and best_effort, the command never run; one skip
+# line for the seed's other checks, which need Landlock.  Returns 1 on a
+# kernel with Landlock (nothing checked), 0 after checking (the caller
+# goes on to its next mode).
+no_landlock() {
+	[ "$ABI" = 0 ] || return 1
+	run "$1" "$2" "$3" sh -c 'echo ran'
+	check "$1/$2: without Landlock the seed's profile is refused (exit 125)" 125 "$rc"
+	check_match "$1/$2: ... the refusal names Landlock and best_effort" \
+		'cannot enforce .*Landlock \([^)]*refusing to run unconfined\).*"best_effort":true' "$err"
+	check "$1/$2: ... and the command never ran" "" "$out"
+	skip "$1/$2: the seed's other checks need Landlock (this kernel has none)"
+	return 0
+}
+
 # A TCP server and a UDP socket on 127.0.0.1 outside the sandbox, as
 # WHO: their ports in $PORT and $UPORT, stopped by tcp_stop.  Waits on its first line, not on time.
 tcp_start() {

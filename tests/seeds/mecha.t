@@ -26,6 +26,7 @@ for who in $USERS; do
 		chmod 755 "$W/bin/tool"
 		own "$who" "$W" "$H" "$T/$who-$mode-t"
 		json=$(as "$who" $PY "$GEN" "$W" "$TMPD" readable="$HELPERS")
+		no_landlock "$who" "$mode" "$json" && continue
 
 		# preflight, part 1: a real command through the real backend
 		run "$who" "$mode" "$json" bash -lc 'echo mecha-sandbox-ok'
