@@ -16,9 +16,12 @@
 #  9. a private tmp made under umask 002 is accepted.
 . "$(dirname "$0")/common.sh"
 
-NONS=$HELPERS/nons
+# this file's own "nons" mode: not NONS, which tests/lib.sh's `as` puts
+# before every command (set only for the build/tests/nons re-run) — named
+# so, it made every mode run without namespaces and "mounts" always skip
+NB=$HELPERS/nons
 MODES="mounts off"
-[ -x "$NONS" ] && MODES="$MODES nons"
+[ -x "$NB" ] && MODES="$MODES nons"
 JAVA=$(command -v java || true)
 TMUX=$(command -v tmux || true)
 
@@ -38,7 +41,7 @@ sb() {
 	local who=$1 mode=$2 p=$3
 	shift 3
 	if [ "$mode" = nons ]; then
-		out=$(as "$who" "$NONS" "$SB" "$p" -- "$@" </dev/null 2>"$T/err")
+		out=$(as "$who" "$NB" "$SB" "$p" -- "$@" </dev/null 2>"$T/err")
 	else
 		out=$(as "$who" "$SB" "$p" -- "$@" </dev/null 2>"$T/err")
 	fi
@@ -170,7 +173,7 @@ for who in $USERS; do
 
 		# 8. no terminal: nothing on stderr
 		if [ "$mode" = nons ]; then
-			err=$(as "$who" setsid -w "$NONS" "$SB" "{$mk\"writable\":[\"$ws\"]}" -- true </dev/null 2>&1 >/dev/null)
+			err=$(as "$who" setsid -w "$NB" "$SB" "{$mk\"writable\":[\"$ws\"]}" -- true </dev/null 2>&1 >/dev/null)
 		else
 			err=$(as "$who" setsid -w "$SB" "{$mk\"writable\":[\"$ws\"]}" -- true </dev/null 2>&1 >/dev/null)
 		fi
