@@ -144,7 +144,11 @@ print(n + d, d > 0)'; })
 		n0=$(listeners "$tag" | wc -l)
 		release
 		start_held "$who" "$tag-on" "$Pk" "\"$TS\" io_uring_setup"
-		lpids=$(listeners "$tag-on")
+		for _ in $(seq 100); do
+			lpids=$(listeners "$tag-on")
+			[ -n "$lpids" ] && break
+			sleep 0.05
+		done
 		n1=$(echo "$lpids" | grep -c .)
 		rel=$(for l in $lpids; do ps -o ppid=,pgid=,sid= -p "$l"; done | awk -v s="$sbpid" '{print ($1==s || $2==s || $3==s) ? "related" : "detached"}')
 		release
@@ -158,7 +162,15 @@ print(n + d, d > 0)'; })
 		: >"$rep"
 		start_held "$who" "$tag-kill" "$Pk" "\"$TS\" mount \"\$0\"; \"$TS\" seccomp-listener"
 		if [ "$(id -u)" = 0 ]; then
-			lpids=$(listeners "$tag-kill")
+			# (found once it has named itself: on a loaded machine that
+			# can come after the command is ready)
+			lpids=
+			for _ in $(seq 100); do
+				lpids=$(listeners "$tag-kill")
+				[ -n "$lpids" ] && break
+				sleep 0.05
+			done
+			[ -n "$lpids" ] || diag "$t: no listener found to kill"
 			for l in $lpids; do kill -9 "$l"; done
 			# gone for good before the calls are made
 			# dead (a zombie at most) before the calls are made
