@@ -6,7 +6,8 @@
 # unreadable carve-outs, a symlink in a protected position neutralised,
 # split policies (a writable root inside a read-only or an unreadable
 # entry), a new session, death with the parent, the network isolated, a
-# missing writable root skipped (a missing first one refused).  Root and
+# missing writable root skipped (a missing first one refused), its PID
+# namespace and fresh /proc (no_survivors).  Root and
 # uid 65534, with mounts and where namespaces are refused; a control
 # outside the sandbox for every refusal.
 . "$(dirname "$0")/common.sh"
@@ -109,6 +110,19 @@ print("gone" if select.select([fd], [], [], 10)[0] else "alive")' "$child")
 		check "$t: the sandboxed command dies with its parent (SIGKILL)" gone "$gone"
 		kill "$child" 2>/dev/null
 		wait "$bgjob" 2>/dev/null
+
+		# bwrap --unshare-pid --proc: no_survivors gives a PID namespace
+		# and a fresh /proc where namespaces can be had (the command is
+		# pid 2 under a minimal init and sees only the sandbox's
+		# processes); without one, a subreaper (best effort, the host's
+		# /proc)
+		run "$who" "$mode" "$(gen pidns=yes)" sh -c 'n=0; for p in /proc/[0-9]*; do n=$((n + 1)); done; echo $$ $n'
+		if [ "$mode" = mounts ]; then
+			check "$t: pidns: the command is pid 2, /proc lists only the sandbox (init and it)" "0 2 2" "$rc $out"
+		else
+			check "$t: pidns without namespaces: it runs (a subreaper), /proc is the host's" "0 host" \
+				"$rc $(echo "$out" | awk '{print ($2 > 2) ? "host" : "own"}')"
+		fi
 
 		# a missing writable root: skipped, but the first refused
 		run "$who" "$mode" "$(as "$who" $PY "$GEN" "$W1" root="$B/missing" root="$W2")" sh -c "echo ok > '$W2/sub/after-missing' && echo ok"

@@ -3,7 +3,7 @@
 plus seccomp) as the shim's profile JSON.
 
   codex_profile.py CWD [root=PATH ...] [read=PATH ...] [none=PATH ...]
-                   [network=isolated|full]
+                   [network=isolated|full] [pidns=yes]
 
 A FileSystemSandboxPolicy with full read access ("the filesystem is
 read-only by default") and its entries, mapped key by key:
@@ -23,6 +23,9 @@ read-only by default") and its entries, mapped key by key:
   - network isolated (--unshare-net): "loopback", a fresh network
     namespace (enforced as "off" where namespaces are refused); full: "on";
   - the command's cwd, canonical: `cwd`;
+  - pidns=yes (bwrap --unshare-pid --proc, which codex passes unless
+    it runs without a PID namespace): `no_survivors`, a PID namespace
+    with a minimal init and a fresh /proc where namespaces can be had;
   - what bwrap's PID namespace gives codex (signals only inside) and what
     it leaves open (host unix sockets under a read-only root) are left to
     the host: unenforced signal_scope and host_sockets.
@@ -34,7 +37,7 @@ import sys
 
 def main():
     cwd = sys.argv[1]
-    roots, read, none, network = [cwd], [], [], "isolated"
+    roots, read, none, network, pidns = [cwd], [], [], "isolated", False
     for a in sys.argv[2:]:
         k, v = a.split("=", 1)
         if k == "root":
@@ -45,6 +48,8 @@ def main():
             none.append(v)
         elif k == "network":
             network = v
+        elif k == "pidns":
+            pidns = v == "yes"
         else:
             sys.exit("codex_profile.py: unknown " + k)
     read_only = []
@@ -64,6 +69,8 @@ def main():
         "cwd": os.path.realpath(cwd),
         "unenforced": {"signal_scope": True, "host_sockets": True},
     }
+    if pidns:
+        prof["no_survivors"] = True
     print(json.dumps(prof, separators=(",", ":")))
 
 
