@@ -19,10 +19,9 @@ struct fsc_list {
 	enum fs_kind *kinds;
 };
 
+/* The entry of path number i (c->paths) is c->e[i]. */
 struct fsc_entry {
-	uint32_t path;         /* key: offset in the arena */
-	uint32_t hash;         /* hash(path): growing the index rehashes nothing */
-	uint32_t canon;        /* resolve()'s answer when rc == 0 (== path when the same) */
+	uint32_t canon;        /* resolve()'s answer when rc == 0: offset in c->paths' arena (the path's own when the same) */
 	int rc;                /* resolve(): 0, -errno, or 1 (not asked yet) */
 	enum fs_kind kind;
 	int lk_rc;             /* lkind(): 1 not asked yet, else 0 or -errno */
@@ -30,84 +29,40 @@ struct fsc_entry {
 	struct fsc_list *list; /* list() answer, NULL until asked */
 };
 
-static uint32_t hash(const char *s)
+/* The entry of `path`, made (not resolved yet) when new; its number in
+ * *i when asked.  The pointer is valid until the next slot() call. */
+static struct fsc_entry *slot(struct fs_cache *c, const char *path, size_t *i)
 {
-	uint32_t h = 2166136261u; /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
-/* Copy `s` into the arena; its offset. */
-static uint32_t intern(struct fs_cache *c, const char *s)
-{
-	size_t n = strlen(s) + 1;
-	if (c->clen + n > c->ccap) {
-		c->ccap = (c->clen + n) * 2 > 4096 ? (c->clen + n) * 2 : 4096;
-		c->chars = xrealloc(c->chars, c->ccap);
+	bool added;
+	size_t k = si_add(&c->paths, path, &added);
+	if (added) {
+		c->e = xgrow(c->e, k, sizeof *c->e);
+		c->e[k] = (struct fsc_entry){0, 1, FS_MISSING, 1, FS_MISSING, NULL};
 	}
-	memcpy(c->chars + c->clen, s, n);
-	c->clen += n;
-	return (uint32_t)(c->clen - n);
-}
-
-static uint32_t *find(const struct fs_cache *c, const char *path, uint32_t h)
-{
-	size_t mask = c->icap - 1;
-	for (size_t j = h & mask;; j = (j + 1) & mask) {
-		uint32_t *x = &c->idx[j];
-		if (!*x || (c->e[*x - 1].hash == h && strcmp(c->chars + c->e[*x - 1].path, path) == 0))
-			return x;
-	}
-}
-
-/* The entry of `path`, made (not resolved yet) when new.  The pointer is
- * valid until the next slot() call. */
-static struct fsc_entry *slot(struct fs_cache *c, const char *path)
-{
-	if ((c->n + 1) * 2 > c->icap) {
-		size_t ocap = c->icap;
-		uint32_t *old = c->idx;
-		c->icap = ocap ? ocap * 2 : 256;
-		c->idx = xcalloc(c->icap, sizeof *c->idx);
-		for (size_t j = 0; j < ocap; j++) {
-			if (!old[j])
-				continue;
-			size_t k = c->e[old[j] - 1].hash & (c->icap - 1);
-			while (c->idx[k])
-				k = (k + 1) & (c->icap - 1);
-			c->idx[k] = old[j];
-		}
-		free(old);
-	}
-	uint32_t h = hash(path);
-	uint32_t *x = find(c, path, h);
-	if (!*x) {
-		c->e = xgrow(c->e, c->n, sizeof *c->e);
-		c->e[c->n] = (struct fsc_entry){intern(c, path), h, 0, 1, FS_MISSING, 1, FS_MISSING, NULL};
-		*x = (uint32_t)++c->n;
-	}
-	return &c->e[*x - 1];
+	if (i)
+		*i = k;
+	return &c->e[k];
 }
 
 static int cached_resolve(void *ctx, const char *path, char *out, size_t n,
 			  enum fs_kind *kind)
 {
 	struct fs_cache *c = ctx;
-	struct fsc_entry *e = slot(c, path);
+	size_t i;
+	struct fsc_entry *e = slot(c, path, &i);
 	if (e->rc == 1) {
 		char buf[4096];
 		int rc = c->inner->resolve(c->inner->ctx, path, buf, sizeof buf, &e->kind);
 		e->rc = rc;
 		if (rc == 0) {
 			/* (intern may move the arena, not the entries) */
-			uint32_t k = strcmp(buf, c->chars + e->path) == 0 ? e->path : intern(c, buf);
+			uint32_t k = strcmp(buf, path) == 0 ? c->paths.off[i] : si_intern(&c->paths, buf);
 			e->canon = k;
 		}
 	}
 	if (e->rc)
 		return e->rc;
-	const char *canon = c->chars + e->canon;
+	const char *canon = c->paths.chars + e->canon;
 	size_t len = strlen(canon);
 	if (len >= n)
 		return -ENAMETOOLONG;
@@ -122,7 +77,7 @@ static int cached_resolve(void *ctx, const char *path, char *out, size_t n,
 static int cached_lkind(void *ctx, const char *path, enum fs_kind *kind)
 {
 	struct fs_cache *c = ctx;
-	struct fsc_entry *e = slot(c, path);
+	struct fsc_entry *e = slot(c, path, NULL);
 	if (e->lk_rc == 1)
 		e->lk_rc = c->inner->lkind(c->inner->ctx, path, &e->lk_kind);
 	if (e->lk_rc == 0)
@@ -150,7 +105,7 @@ static int collect_entry(void *arg, const char *name, enum fs_kind kind)
 static int cached_list(void *ctx, const char *dir, fs_entry_cb cb, void *arg)
 {
 	struct fs_cache *c = ctx;
-	struct fsc_entry *e = slot(c, dir);
+	struct fsc_entry *e = slot(c, dir, NULL);
 	if (!e->list) {
 		struct fsc_list *l = xcalloc(1, sizeof *l);
 		struct collect k = {l, 0};
@@ -190,15 +145,14 @@ struct fs_view fs_cache_view(struct fs_cache *c, const struct fs_view *inner)
 
 void fs_cache_free(struct fs_cache *c)
 {
-	for (size_t i = 0; i < c->n; i++) {
+	for (size_t i = 0; i < c->paths.n; i++) {
 		if (!c->e[i].list)
 			continue;
 		sv_free(&c->e[i].list->names);
 		free(c->e[i].list->kinds);
 		free(c->e[i].list);
 	}
-	free(c->idx);
+	si_free(&c->paths);
 	free(c->e);
-	free(c->chars);
 	memset(c, 0, sizeof *c);
 }

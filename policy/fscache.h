@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "fsview.h"
+#include "util.h"
 
 struct fsc_entry;
 
@@ -19,12 +20,8 @@ struct fsc_entry;
  * path, and a canonical answer equal to its path is stored once. */
 struct fs_cache {
 	const struct fs_view *inner;
-	uint32_t *idx;          /* entry number + 1; 0: empty */
-	size_t icap;            /* a power of two, 0 before the first lookup */
-	struct fsc_entry *e;
-	size_t n;
-	char *chars;            /* the arena: NUL-terminated strings */
-	size_t clen, ccap;
+	struct strindex paths;  /* the paths asked about, numbered; canonical names in its arena */
+	struct fsc_entry *e;    /* per path number */
 };
 
 /* Start an empty cache over `inner` and return the view to use: it gives

@@ -333,3 +333,83 @@ int path_lexical(const char *in, char *out, size_t n, bool up)
 	out[o] = 0;
 	return 0;
 }
+
+static uint32_t si_hash(const char *s)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* The index slot of `s` (hash `h`): its number + 1, or 0 where it would
+ * go.  Needs icap > 0. */
+static uint32_t *si_slot(const struct strindex *x, const char *s, uint32_t h)
+{
+	size_t mask = x->icap - 1;
+	for (size_t j = h & mask;; j = (j + 1) & mask) {
+		uint32_t *p = &x->idx[j];
+		if (!*p || (x->hash[*p - 1] == h && strcmp(x->chars + x->off[*p - 1], s) == 0))
+			return p;
+	}
+}
+
+long si_find(const struct strindex *x, const char *s)
+{
+	if (!x->icap)
+		return -1;
+	uint32_t p = *si_slot(x, s, si_hash(s));
+	return p ? (long)p - 1 : -1;
+}
+
+uint32_t si_intern(struct strindex *x, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	if (x->clen + n > x->ccap) {
+		x->ccap = (x->clen + n) * 2 > 4096 ? (x->clen + n) * 2 : 4096;
+		x->chars = xrealloc(x->chars, x->ccap);
+	}
+	memcpy(x->chars + x->clen, s, n);
+	x->clen += n;
+	return (uint32_t)(x->clen - n);
+}
+
+size_t si_add(struct strindex *x, const char *s, bool *added)
+{
+	*added = false;
+	if ((x->n + 1) * 2 > x->icap) {
+		size_t ocap = x->icap;
+		uint32_t *old = x->idx;
+		x->icap = ocap ? ocap * 2 : 256;
+		x->idx = xcalloc(x->icap, sizeof *x->idx);
+		for (size_t j = 0; j < ocap; j++) {
+			if (!old[j])
+				continue;
+			size_t k = x->hash[old[j] - 1] & (x->icap - 1);
+			while (x->idx[k])
+				k = (k + 1) & (x->icap - 1);
+			x->idx[k] = old[j];
+		}
+		free(old);
+	}
+	uint32_t h = si_hash(s);
+	uint32_t *p = si_slot(x, s, h);
+	if (*p)
+		return *p - 1;
+	x->off = xgrow(x->off, x->n, sizeof *x->off);
+	x->hash = xgrow(x->hash, x->n, sizeof *x->hash);
+	x->off[x->n] = si_intern(x, s);
+	x->hash[x->n] = h;
+	*p = (uint32_t)++x->n;
+	*added = true;
+	return x->n - 1;
+}
+
+void si_free(struct strindex *x)
+{
+	free(x->chars);
+	free(x->off);
+	free(x->hash);
+	free(x->idx);
+	memset(x, 0, sizeof *x);
+}

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* A growable array of owned, NUL-terminated strings.  `v` is NULL-terminated
  * whenever n > 0 so it can be handed to execve() as is. */
@@ -52,6 +53,31 @@ char *xstrdup(const char *s);
  * O(1) — one realloc per element copied the whole array each time, which
  * the fuzzer found slow on long lists.  Returns the (moved) array. */
 void *xgrow(void *p, size_t n, size_t size);
+
+/* Strings numbered 0, 1, ... in the order first added, found through a
+ * hash index (FNV-1a, open addressing, at most half full), in one
+ * character arena that unnumbered strings may share (si_intern): no
+ * allocation per string, and growing the index rehashes nothing (the
+ * hashes are kept).  Sized for profiles of 10,000 paths.  Owns its
+ * memory (si_free); zero-initialised is empty.  Numbers fit 32 bits. */
+struct strindex {
+	char *chars;            /* the arena: NUL-terminated strings */
+	size_t clen, ccap;
+	uint32_t *off, *hash;   /* per number: its string's offset, its hash */
+	size_t n;               /* numbers given */
+	uint32_t *idx;          /* number + 1; 0: empty */
+	size_t icap;            /* a power of two, 0 before the first add */
+};
+/* The number of `s`, or -1 when it was never added. */
+long si_find(const struct strindex *x, const char *s);
+/* The number of `s`; when new it gets the next one (x->n - 1 after) and
+ * *added is set. */
+size_t si_add(struct strindex *x, const char *s, bool *added);
+/* `s` copied into the arena, unnumbered: its offset (x->chars + offset
+ * until the arena grows, so keep offsets, not pointers). */
+uint32_t si_intern(struct strindex *x, const char *s);
+/* Free everything; leaves it empty. */
+void si_free(struct strindex *x);
 /* Copies of strings that live as long as the arena: packed into chunks
  * of 64 KiB (a longer string gets a chunk of its own) that never move,
  * so a pointer stays valid until str_arena_free().  One malloc per chunk

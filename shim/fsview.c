@@ -90,9 +90,8 @@ static enum fs_kind landlock_kind(mode_t m)
 
 /* ---- descriptors kept from resolve() for the Landlock rules ---- */
 
+/* The answer for path number i (s->paths) is s->e[i]. */
 struct fsr_ent {
-	uint32_t key;  /* offset of the path in s->keys */
-	uint32_t hash; /* fsr_hash(path): growing the index rehashes nothing */
 	int fd;        /* O_PATH|O_CLOEXEC, or -1 when not kept (budget) */
 	enum fs_kind kind;
 };
@@ -101,26 +100,6 @@ struct fsr_ent {
  * opens at once (mount sources, the denial report, the pipes of
  * no_survivors) stays within RLIMIT_NOFILE. */
 #define FSR_RESERVE 256
-
-static uint32_t fsr_hash(const char *s)
-{
-	uint32_t h = 2166136261u; /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
-/* The slot of `path` (hash `h`) in the index (its entry number + 1, or 0
- * where it would go). */
-static uint32_t *fsr_slot(const struct fs_real *s, const char *path, uint32_t h)
-{
-	size_t mask = s->icap - 1;
-	for (size_t j = h & mask;; j = (j + 1) & mask) {
-		uint32_t *x = &s->idx[j];
-		if (!*x || (s->e[*x - 1].hash == h && strcmp(s->keys + s->e[*x - 1].key, path) == 0))
-			return x;
-	}
-}
 
 /* Room below RLIMIT_NOFILE for descriptor `fd` plus the reserve: the soft
  * limit is raised toward the hard one (doubling, so a profile of 10,000
@@ -148,99 +127,77 @@ static bool fsr_room(struct fs_real *s, int fd)
 	return (rlim_t)fd + FSR_RESERVE < s->limit;
 }
 
-/* Remember `path` (canonical) → fd, kind in empty slot `x` (found after
- * fsr_reserve); fd is closed here instead when it cannot be kept. */
-static void fsr_put(struct fs_real *s, uint32_t *x, const char *path, uint32_t h,
-		    int fd, enum fs_kind kind)
+/* Remember canonical `path`, not asked before, → fd, kind; fd is closed
+ * here instead when it cannot be kept. */
+static void fsr_put(struct fs_real *s, const char *path, int fd, enum fs_kind kind)
 {
 	if (!fsr_room(s, fd)) {
 		close(fd);
 		fd = -1;
 	}
-	size_t len = strlen(path) + 1;
-	if (s->klen + len > s->kcap) {
-		s->kcap = (s->klen + len) * 2;
-		s->keys = xrealloc(s->keys, s->kcap);
-	}
-	memcpy(s->keys + s->klen, path, len);
-	s->e = xgrow(s->e, s->n, sizeof *s->e);
-	s->e[s->n] = (struct fsr_ent){(uint32_t)s->klen, h, fd, kind};
-	s->klen += len;
-	*x = (uint32_t)++s->n;
-	if (fd >= 0) {
-		s->lo = s->nkept && s->lo < fd ? s->lo : fd;
-		s->hi = s->nkept && s->hi > fd ? s->hi : fd;
+	bool added;
+	size_t i = si_add(&s->paths, path, &added);
+	s->e = xgrow(s->e, i, sizeof *s->e);
+	s->e[i] = (struct fsr_ent){fd, kind};
+	if (fd >= 0)
 		s->nkept++;
-	}
 }
 
 int fsview_fd(const struct fs_real *s, const char *path, enum fs_kind *kind)
 {
-	if (!s || !s->icap)
+	long i = s ? si_find(&s->paths, path) : -1;
+	if (i < 0 || s->e[i].fd < 0)
 		return -1;
-	uint32_t x = *fsr_slot(s, path, fsr_hash(path));
-	if (!x || s->e[x - 1].fd < 0)
-		return -1;
-	*kind = s->e[x - 1].kind;
-	return s->e[x - 1].fd;
+	*kind = s->e[i].kind;
+	return s->e[i].fd;
+}
+
+void close_set(const int *fd, size_t n)
+{
+	if (!n)
+		return;
+	int lo = fd[0], hi = fd[0];
+	for (size_t i = 1; i < n; i++) {
+		lo = fd[i] < lo ? fd[i] : lo;
+		hi = fd[i] > hi ? fd[i] : hi;
+	}
+	size_t span = (size_t)(hi - lo) + 1;
+	unsigned char *mine = xcalloc(span, 1);
+	for (size_t i = 0; i < n; i++)
+		mine[fd[i] - lo] = 1;
+	for (size_t a = 0; a < span;) {
+		if (!mine[a]) {
+			a++;
+			continue;
+		}
+		size_t b = a;
+		while (b + 1 < span && mine[b + 1])
+			b++;
+		if (sb_close_range((unsigned)(lo + (int)a), (unsigned)(lo + (int)b), 0) < 0)
+			for (size_t f = a; f <= b; f++)
+				close(lo + (int)f);
+		a = b + 1;
+	}
+	free(mine);
 }
 
 void fsview_release(struct fs_real *s)
 {
 	if (s->nkept) {
-		/* the kept ones in runs of consecutive numbers, one
-		 * close_range each: an inherited descriptor (keep_fds) may
-		 * sit between two of them */
-		size_t span = (size_t)(s->hi - s->lo) + 1;
-		unsigned char *mine = xcalloc(span, 1);
-		for (size_t i = 0; i < s->n; i++)
+		int *fds = xmalloc(s->nkept * sizeof *fds);
+		size_t k = 0;
+		for (size_t i = 0; i < s->paths.n; i++)
 			if (s->e[i].fd >= 0)
-				mine[s->e[i].fd - s->lo] = 1;
-		for (size_t a = 0; a < span;) {
-			if (!mine[a]) {
-				a++;
-				continue;
-			}
-			size_t b = a;
-			while (b + 1 < span && mine[b + 1])
-				b++;
-			/* close_range is Linux 5.9: one close each before */
-			if (sb_close_range((unsigned)(s->lo + (int)a), (unsigned)(s->lo + (int)b), 0) < 0)
-				for (size_t f = a; f <= b; f++)
-					close(s->lo + (int)f);
-			a = b + 1;
-		}
-		free(mine);
+				fds[k++] = s->e[i].fd;
+		close_set(fds, k);
+		free(fds);
 	}
 	/* the command gets the limit the shim was started with */
 	if (s->raised)
 		prlimit(0, RLIMIT_NOFILE, &s->limit0, NULL);
-	free(s->idx);
+	si_free(&s->paths);
 	free(s->e);
-	free(s->keys);
 	memset(s, 0, sizeof *s);
-}
-
-/* Grow the index before an insertion, so a slot found next stays valid
- * for it. */
-static void fsr_reserve(struct fs_real *s)
-{
-	if ((s->n + 1) * 2 <= s->icap)
-		return;
-	size_t ncap = s->icap ? s->icap * 2 : 256;
-	uint32_t *old = s->idx;
-	size_t ocap = s->icap;
-	s->idx = xcalloc(ncap, sizeof *s->idx);
-	s->icap = ncap;
-	for (size_t j = 0; j < ocap; j++) {
-		if (!old[j])
-			continue;
-		size_t k = s->e[old[j] - 1].hash & (ncap - 1);
-		while (s->idx[k])
-			k = (k + 1) & (ncap - 1);
-		s->idx[k] = old[j];
-	}
-	free(old);
 }
 
 /* One openat2 that follows no symlink at all (nor a magic link): -errno
@@ -282,20 +239,15 @@ static int resolve_in(struct fs_real *s, const char *path, char *out, size_t n,
 	char buf[PATH_MAX];
 	struct stat st;
 	bool plain = spelled_canonical(path);
-	uint32_t *x = NULL, h = 0;
-	if (plain && s) {
-		fsr_reserve(s);
-		h = fsr_hash(path);
-		x = fsr_slot(s, path, h);
-		if (*x) {
-			/* asked again (the plan made once more after a refused
-			 * namespace): the answer that goes with the descriptor */
-			if (strlen(path) >= n)
-				return -ENAMETOOLONG;
-			strcpy(out, path);
-			*kind = s->e[*x - 1].kind;
-			return 0;
-		}
+	long known = plain && s ? si_find(&s->paths, path) : -1;
+	if (known >= 0) {
+		/* asked again (the plan made once more after a refused
+		 * namespace): the answer that goes with the descriptor */
+		if (strlen(path) >= n)
+			return -ENAMETOOLONG;
+		strcpy(out, path);
+		*kind = s->e[known].kind;
+		return 0;
 	}
 	if (plain) {
 		int fd = open_plain(path, kind);
@@ -305,7 +257,7 @@ static int resolve_in(struct fs_real *s, const char *path, char *out, size_t n,
 		}
 		if (fd >= 0) {
 			if (s)
-				fsr_put(s, x, path, h, fd, *kind);
+				fsr_put(s, path, fd, *kind);
 			else
 				close(fd);
 			strcpy(out, path);

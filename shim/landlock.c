@@ -136,41 +136,21 @@ static bool kept_valid(const struct run *r, const struct mount_rule **m,
 	}
 }
 
-/* Descriptors opened for one rule each, closed together: they come in
- * runs of consecutive numbers (the lowest free one each time), so one
- * close_range per run instead of one close each.  At most LATER_MAX
- * open at once. */
+/* Descriptors opened for one rule each, closed together (close_set: one
+ * close_range per run of consecutive numbers, as they come the lowest
+ * free one each time), at most LATER_MAX open at once. */
 #define LATER_MAX 64
 struct later {
 	int fd[LATER_MAX];
 	size_t n;
 };
 
-static int int_cmp(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
-}
-
-static void later_flush(struct later *l)
-{
-	qsort(l->fd, l->n, sizeof *l->fd, int_cmp);
-	for (size_t i = 0; i < l->n;) {
-		size_t j = i;
-		while (j + 1 < l->n && l->fd[j + 1] == l->fd[j] + 1)
-			j++;
-		if (sb_close_range((unsigned)l->fd[i], (unsigned)l->fd[j], 0) < 0)
-			for (size_t k = i; k <= j; k++)
-				close(l->fd[k]);
-		i = j + 1;
-	}
-	l->n = 0;
-}
-
 static void later_close(struct later *l, int fd)
 {
-	if (l->n == LATER_MAX)
-		later_flush(l);
+	if (l->n == LATER_MAX) {
+		close_set(l->fd, l->n);
+		l->n = 0;
+	}
 	l->fd[l->n++] = fd;
 }
 
@@ -261,7 +241,7 @@ static int landlock_rules(struct run *r, struct sb_err *err)
 				later_close(&lc, fd); /* (the kept ones: fsview_release) */
 		}
 	}
-	later_flush(&lc);
+	close_set(lc.fd, lc.n);
 	free(mounts);
 	free(acc);
 	free(how);

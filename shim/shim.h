@@ -30,14 +30,9 @@
  * is answered from the table.  Owned by main() (struct run); everything
  * in it is released by fsview_release(). */
 struct fs_real {
-	uint32_t *idx;          /* open addressing: entry number + 1, 0 empty */
-	size_t icap;
-	struct fsr_ent *e;      /* the answers, in order */
-	size_t n;
-	char *keys;             /* the canonical paths, NUL-separated */
-	size_t klen, kcap;
+	struct strindex paths;  /* the canonical paths, numbered */
+	struct fsr_ent *e;      /* the answers, per path number */
 	size_t nkept;           /* entries holding a descriptor */
-	int lo, hi;             /* lowest and highest kept descriptor */
 	bool limit_known, raised;
 	struct rlimit limit0;   /* RLIMIT_NOFILE at the first kept descriptor */
 	rlim_t limit;           /* the soft limit now */
@@ -107,6 +102,11 @@ int fsview_fd(const struct fs_real *s, const char *path, enum fs_kind *kind);
  * denial listener, the die_with_parent watcher): an O_PATH descriptor
  * pins its mount. */
 void fsview_release(struct fs_real *s);
+/* Close the n descriptors fd[] (any order, no duplicates), one
+ * close_range (Linux 5.9; one close each before) per run of consecutive
+ * numbers: what lies between two of them (an inherited descriptor) stays
+ * open. */
+void close_set(const int *fd, size_t n);
 
 /* shim/probe.c: what this host can enforce.  Never fails. */
 /* `tries`: also try the namespaces in short-lived children (--probe,
