@@ -198,15 +198,21 @@ class _Report:
             self.done.set_result(None)
 
 
-def _with_report(profile, fd):
-    """A copy of profile naming fd as its denial report (the caller's
-    dict is left as it is); ValueError if the profile names one itself."""
+def _report_pipe(profile, denials):
+    """(profile, read end, write end) for denials=True: a pipe, and a copy
+    of profile naming its write end as the denial report (the write end's
+    number is the same in the child: pass_fds; the caller's dict is left
+    as it is); ValueError if the profile names one itself.  Without
+    denials: (profile, None, None)."""
+    if not denials:
+        return profile, None, None
     if not isinstance(profile, dict):
         raise TypeError("sandbox_shim: with denials=True the profile must be a dict")
     if "denials" in profile:
         raise ValueError('sandbox_shim: the profile names "denials" and denials=True was given: '
                          "spawn makes the report's pipe itself; drop one of the two")
-    return dict(profile, denials={"fd": fd})
+    rep_r, rep_w = _pipe()
+    return dict(profile, denials={"fd": rep_w}), rep_r, rep_w
 
 
 def spawn(profile, argv, sandbox=None, stderr=None, denials=False, **popen_kw):
@@ -222,16 +228,7 @@ def spawn(profile, argv, sandbox=None, stderr=None, denials=False, **popen_kw):
     argv = list(argv)
     if not argv:
         raise ValueError("argv must not be empty")
-    rep_r = rep_w = None
-    if denials:
-        # the write end's number is the same in the child (pass_fds)
-        rep_r, rep_w = _pipe()
-        try:
-            profile = _with_report(profile, rep_w)
-        except BaseException:
-            os.close(rep_r)
-            os.close(rep_w)
-            raise
+    profile, rep_r, rep_w = _report_pipe(profile, denials)
     r, w = _pipe()
     try:
         proc = subprocess.Popen([binary_path(sandbox), f"fd:{r}", "--", *argv],
@@ -362,15 +359,7 @@ async def spawn_async(profile, argv, sandbox=None, stderr=None, denials=False, *
     kw.setdefault("stdin", asyncio.subprocess.PIPE)
     kw.setdefault("stdout", asyncio.subprocess.PIPE)
     loop = asyncio.get_running_loop()
-    rep_r = rep_w = None
-    if denials:
-        rep_r, rep_w = _pipe()
-        try:
-            profile = _with_report(profile, rep_w)
-        except BaseException:
-            os.close(rep_r)
-            os.close(rep_w)
-            raise
+    profile, rep_r, rep_w = _report_pipe(profile, denials)
     r, w = _pipe()
     try:
         proc = await asyncio.create_subprocess_exec(
