@@ -83,9 +83,14 @@ build/tests/nons/%.t: tests/integration/%.t
 	chmod +x $@
 tests: $(NONS_T)
 
+# The whole log goes to build/check.log; on failure the failed tests and
+# their diagnostics are printed again at the end (scripts/tap-failures).
 check: tests
-	prove -v $(UNIT) $(UNIT_SC) tests/integration/*.t tests/security/*.t tests/cases/*.t tests/carve/*.t \
-	  tests/schema/*.t tests/user/*.t tests/examples/*.t tests/mcp/*.t tests/doc/*.t tests/seeds/*.t tests/packages/*.t $(NONS_T)
+	@{ prove -v $(UNIT) $(UNIT_SC) tests/integration/*.t tests/security/*.t tests/cases/*.t tests/carve/*.t \
+	  tests/schema/*.t tests/user/*.t tests/examples/*.t tests/mcp/*.t tests/doc/*.t tests/seeds/*.t tests/packages/*.t $(NONS_T) \
+	  2>&1; echo $$? >build/check.rc; } | tee build/check.log; \
+	s=$$(cat build/check.rc); \
+	if [ "$$s" != 0 ]; then echo '--- failed tests, with their diagnostics:'; scripts/tap-failures build/check.log; exit $$s; fi
 
 # Only the no-namespace runs of tests/integration.
 check-nons: tests

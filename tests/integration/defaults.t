@@ -23,7 +23,7 @@ NB=$HELPERS/nons
 MODES="mounts off"
 [ -x "$NB" ] && MODES="$MODES nons"
 JAVA=$(command -v java || true)
-TMUX=$(command -v tmux || true)
+TMUX_BIN=$(command -v tmux || true)
 
 # mode_keys MODE — profile keys (with a trailing comma) of a mode; below
 # Landlock ABI 9 a run without a namespace needs the pathname socket
@@ -121,8 +121,12 @@ for who in $USERS; do
 			check "$t: 5. touch /tmp/x, /var/tmp/x and mktemp work" "0 ok" "$rc $out"
 			check "$t: 5. ... and nothing reached the host's /tmp or /var/tmp" "absent absent" \
 				"$([ -e /tmp/$name ] && echo present || echo absent) $([ -e /var/tmp/$name ] && echo present || echo absent)"
-			if [ -n "$TMUX" ]; then
-				sb "$who" "$mode" "$P5" sh -c "tmux -L sbtest new-session -d 'sleep 1' && tmux -L sbtest has-session && echo up"
+			if [ -n "$TMUX_BIN" ]; then
+				# The session's command must outlive the has-session that
+				# follows: on a loaded machine a 1 s sleep ended before the
+				# second tmux started (seen once in CI), so it holds for
+				# 60 s and the server is killed explicitly.
+				sb "$who" "$mode" "$P5" sh -c "tmux -L sbtest new-session -d 'sleep 60' && tmux -L sbtest has-session && echo up; s=\$?; tmux -L sbtest kill-server 2>/dev/null; exit \$s"
 				check "$t: 5. tmux new-session -d works" "0 up" "$rc $out"
 				[ "$rc" = 0 ] || diag "$err"
 			else
