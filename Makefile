@@ -86,7 +86,7 @@ tests: $(NONS_T)
 # The whole log goes to build/check.log; on failure the failed tests and
 # their diagnostics are printed again at the end (scripts/tap-failures).
 check: tests
-	@{ prove -v $(UNIT) $(UNIT_SC) tests/integration/*.t tests/security/*.t tests/cases/*.t tests/carve/*.t \
+	@{ prove -v --merge $(UNIT) $(UNIT_SC) tests/integration/*.t tests/security/*.t tests/cases/*.t tests/carve/*.t \
 	  tests/schema/*.t tests/user/*.t tests/examples/*.t tests/mcp/*.t tests/doc/*.t tests/seeds/*.t tests/packages/*.t $(NONS_T) \
 	  2>&1; echo $$? >build/check.rc; } | tee build/check.log; \
 	s=$$(cat build/check.rc); \
