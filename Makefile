@@ -154,8 +154,8 @@ distclean: clean
 # check-aarch64 runs the unit tests under qemu-aarch64, then the guest suite
 # (tests/guest/suite.sh, root and uid 65534) on Debian's arm64 kernels under
 # qemu-system-aarch64 (TCG): scripts/kernel-matrix with KM_ARCH=arm64; on
-# trixie's kernel also tests/security in a Debian arm64 userland (KM_TESTS
-# can name tests/integration and build/tests/nons too).
+# trixie's kernel also tests/security and tests/integration in a Debian
+# arm64 userland (KM_TESTS names other files).
 A64 := build/aarch64
 A64_DEPS := $(A64)/deps
 A64_CC := $(A64_DEPS)/bin/aarch64-linux-musl-gcc

@@ -121,16 +121,24 @@ for who in $USERS; do
 			check "$t: 5. touch /tmp/x, /var/tmp/x and mktemp work" "0 ok" "$rc $out"
 			check "$t: 5. ... and nothing reached the host's /tmp or /var/tmp" "absent absent" \
 				"$([ -e /tmp/$name ] && echo present || echo absent) $([ -e /var/tmp/$name ] && echo present || echo absent)"
-			if [ -n "$TMUX_BIN" ]; then
-				# The session's command must outlive the has-session that
-				# follows: on a loaded machine a 1 s sleep ended before the
-				# second tmux started (seen once in CI), so it holds for
-				# 60 s and the server is killed explicitly.
-				sb "$who" "$mode" "$P5" sh -c "tmux -L sbtest new-session -d 'sleep 60' && tmux -L sbtest has-session && echo up; s=\$?; tmux -L sbtest kill-server 2>/dev/null; exit \$s"
+			# tmux refuses to start without a UTF-8 locale (C.utf8 is in
+			# Debian's libc-bin, missing from minimal userlands): the same
+			# command outside the sandbox is the control, and when it
+			# fails there the case is skipped with tmux's reason.  The
+			# session's command holds for 60 s, so it outlives the
+			# has-session that follows on a loaded machine, and the server
+			# is killed explicitly.  (The control's socket is under $T,
+			# not in the host's /tmp.)
+			tmux_try="tmux -L sbtest-\$\$ new-session -d 'sleep 60' && tmux -L sbtest-\$\$ has-session && echo up; s=\$?; tmux -L sbtest-\$\$ kill-server 2>/dev/null; exit \$s"
+			if [ -z "$TMUX_BIN" ]; then
+				skip "$t: 5. tmux is not installed"
+			elif ! tmux_why=$(mkdir -p "$T/tmux-$who" && chmod 777 "$T/tmux-$who" &&
+				as "$who" env TMUX_TMPDIR="$T/tmux-$who" sh -c "$tmux_try" 2>&1 </dev/null); then
+				skip "$t: 5. tmux does not start on this machine, outside the sandbox: $tmux_why"
+			else
+				sb "$who" "$mode" "$P5" sh -c "$tmux_try"
 				check "$t: 5. tmux new-session -d works" "0 up" "$rc $out"
 				[ "$rc" = 0 ] || diag "$err"
-			else
-				skip "$t: 5. tmux is not installed"
 			fi
 			if [ -n "$JAVA" ]; then
 				as "$who" sh -c "printf '%s\n' 'public class TmpFile { public static void main(String[] a) throws Exception { System.out.println(java.io.File.createTempFile(\"sbtest\", \".x\").getParent()); } }' > '$ws/TmpFile.java'"
