@@ -67,14 +67,14 @@ static int try_ns(unsigned long flags, bool mount)
 	return EINTR; /* killed by a signal before answering */
 }
 
-void ns_describe(char *buf, size_t n, bool userns, bool propagation, int e)
+void ns_describe(char *buf, size_t n, bool userns, bool net, bool propagation, int e)
 {
 	if (propagation) /* mount(2): EINVAL when the target is not a mount point */
 		snprintf(buf, n, "mount propagation: %s%s", strerror(e),
 			 e == EINVAL ? ": the root of this chroot is not a mount point" : "");
 	else
-		snprintf(buf, n, "unshare(%s): %s",
-			 userns ? "CLONE_NEWUSER|CLONE_NEWNS|CLONE_NEWIPC" : "CLONE_NEWNS|CLONE_NEWIPC", strerror(e));
+		snprintf(buf, n, "unshare(%sCLONE_NEWNS|CLONE_NEWIPC%s): %s", userns ? "CLONE_NEWUSER|" : "",
+			 net ? "|CLONE_NEWNET" : "", strerror(e));
 }
 
 void probe_host(struct host *h, bool tries)
@@ -123,7 +123,7 @@ void probe_host(struct host *h, bool tries)
 		h->mounts_errno = e & 127;
 		h->mounts = e == 0;
 		if (e)
-			ns_describe(h->mounts_why, sizeof h->mounts_why, h->mounts_via_userns, e >= 128, e & 127);
+			ns_describe(h->mounts_why, sizeof h->mounts_why, h->mounts_via_userns, false, e >= 128, e & 127);
 	} else {
 		/* A run does not fork to find out: it tries unshare itself and
 		 * plans again without namespaces if that is refused. */

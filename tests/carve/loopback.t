@@ -79,7 +79,7 @@ for who in $USERS; do
 		"$(as "$who" "$SB" "$outer" -- $PY "$OP" tcp-connect 127.0.0.1 "$port" 2>"$T/err")"
 	out=$(as "$who" "$SB" "$outer" -- "$SB" "$inner" -- $PY "$OP" tcp-connect 127.0.0.1 "$port" 2>"$T/err")
 	check_match "$who: inside another sandbox (unshare refused): loopback enforced as \"off\" with a notice" \
-		'^__sandbox: notice: \.network "loopback": enforced as "off" \(no mount namespace here: unshare\((CLONE_NEWUSER\|)?CLONE_NEWNS\|CLONE_NEWIPC\): Operation not permitted\)$' "$(errs)"
+		'^__sandbox: notice: \.network "loopback": enforced as "off" \(no mount namespace here: unshare\((CLONE_NEWUSER\|)?CLONE_NEWNS\|CLONE_NEWIPC(\|CLONE_NEWNET)?\): Operation not permitted\)$' "$(errs)"
 	expect "$who: ... and TCP sockets are refused as with \"off\"" EAFNOSUPPORT "$out"
 done
 

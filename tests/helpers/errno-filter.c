@@ -5,19 +5,24 @@
  *
  *   errno-filter NAME=ERRNO [NAME=ERRNO...] -- COMMAND [ARG...]
  *
- * NAME: landlock_create_ruleset, clone, seccomp, prctl; ERRNO: ENOSYS,
+ * NAME: landlock_create_ruleset, clone, seccomp, prctl, or unshare-net
+ * (unshare with CLONE_NEWNET among its flags: a host that gives mount but
+ * not network namespaces; the helper that makes one ahead fails too, so
+ * the shim's own attempt is what is seen); ERRNO: ENOSYS,
  * EOPNOTSUPP, EPERM, EINVAL.  A raw classic-BPF filter (x86_64 only; any
  * other architecture is let through unchanged, this is a test tool), set
  * with no_new_privs.  Exit 2 on a usage error, 1 if the filter cannot be
  * installed, 127 if COMMAND cannot be executed. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -58,8 +63,21 @@ int main(int argc, char **argv)
 		for (size_t k = 0; k < sizeof errs / sizeof errs[0]; k++)
 			if (strcmp(errs[k].n, eq + 1) == 0)
 				e = errs[k].e;
-		if (nr < 0 || e < 0)
+		bool net = strcmp(argv[i], "unshare-net") == 0;
+		if (net)
+			nr = SYS_unshare;
+		if (nr < 0 || e < 0 || n + 6 > sizeof f / sizeof f[0])
 			return usage();
+		if (net) {
+			/* refused only with CLONE_NEWNET in the low word of
+			 * the flags; A gets the number back for the next test */
+			f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 4);
+			f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0]));
+			f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_NEWNET, 0, 1);
+			f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned)e);
+			f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+			continue;
+		}
 		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 1);
 		f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned)e);
 	}
