@@ -313,9 +313,7 @@ int main(int argc, char **argv)
 	 *  1. the mounts (placeholders, carve-outs, views), then every rule
 	 *     path opened (O_PATH) in the final mount tree, and the seccomp
 	 *     filter compiled: everything that can fail on input fails
-	 *     before anything that confines; root's network namespace,
-	 *     when it was still being made at step 0, joined now that its
-	 *     making overlapped all that (ns_net_late); then the denial report's
+	 *     before anything that confines; then the denial report's
 	 *     listener forked (when asked for), before every layer below,
 	 *     so none of them applies to it;
 	 *  2. rlimits, the user switch (`user`: after the mounts, which need
@@ -331,7 +329,7 @@ int main(int argc, char **argv)
 	 *  7. execve: PATH lookup on the final environment (under a PID
 	 *     namespace forked from its init, which stays, confined). */
 	if (landlock_prepare(&r, &err) ||
-	    seccomp_prepare(&r, &err) || ns_net_late(&r, &err) || denials_start(&r, &err) || proc_rlimits(&r, &err) ||
+	    seccomp_prepare(&r, &err) || denials_start(&r, &err) || proc_rlimits(&r, &err) ||
 	    user_switch(&r, &err) || proc_env(&r, &err) ||
 	    proc_session(&r, &err) || proc_fds(&r, &err) ||
 	    proc_cwd(&r, &err) || caps_apply(&r, &err) || life_watch_reap(&r, &err) ||

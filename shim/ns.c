@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
-#include <poll.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,7 +99,7 @@ SB_BESIDE static int ahead_helper(void *arg)
 void ns_ahead_start(struct run *r, const struct profile *p)
 {
 	struct ns_ahead *n = &r->ahead;
-	*n = (struct ns_ahead){0, -1, -1, -1, false, false, NULL};
+	*n = (struct ns_ahead){0, -1, -1, -1, false, NULL};
 	/* fit's choice (policy/fitns.c), before fit: a run assumes the
 	 * namespaces can be had */
 	if (p->mounts == MOUNTS_OFF ||
@@ -131,7 +130,7 @@ void ns_ahead_start(struct run *r, const struct profile *p)
 			munmap(map, AHEAD_MAP);
 		return;
 	}
-	*n = (struct ns_ahead){pid, sb_pidfd_open(pid, 0), rp[0], hp[1], userns, false, map};
+	*n = (struct ns_ahead){pid, sb_pidfd_open(pid, 0), rp[0], hp[1], userns, map};
 }
 
 /* Let the helper go (it exits at EOF); reaped by ns_ahead_reap(). */
@@ -179,8 +178,6 @@ void ns_ahead_reap(struct run *r)
 	n->map = NULL;
 }
 
-static int lo_up(const struct plan *pl, struct sb_err *err);
-
 int ns_enter(struct run *r, struct sb_err *err)
 {
 	const struct plan *pl = r->plan;
@@ -199,34 +196,17 @@ int ns_enter(struct run *r, struct sb_err *err)
 	if (!admin)
 		flags |= CLONE_NEWUSER;
 	/* the network (and user) namespace made ahead, if it was: joined,
-	 * then only the mount and IPC namespaces are left to make.  Root
-	 * needs it for nothing before the capabilities are dropped, so when
-	 * the helper is still at it (setup_net: ~0.5 ms, longer than fit())
-	 * it is joined after the mounts and the Landlock and seccomp
-	 * preparation instead of waited for here (ns_net_late).  Not under
-	 * no_survivors: the split below would carry the helper into two
-	 * processes.  An answer already there (a refusal comes at once) is
-	 * taken now, so a host without network namespaces still plans
-	 * without namespaces, as before. */
+	 * then only the mount and IPC namespaces are left to make */
 	bool joined = false;
 	if (r->ahead.pid > 0) {
-		struct pollfd pf = {r->ahead.ready, POLLIN, 0};
-		if (pl->net_ns && admin && pl->mount_ns && !r->ahead.userns && !r->prof->no_survivors &&
-		    poll(&pf, 1, 0) == 0) {
-			r->ahead.late = true;
-			flags &= ~CLONE_NEWNET;
-		} else {
-			if (pl->net_ns && r->ahead.userns == !admin && ahead_join(r, uid, gid) == 0) {
-				joined = true;
-				flags &= ~(CLONE_NEWNET | CLONE_NEWUSER);
-			}
-			ahead_release(&r->ahead);
+		if (pl->net_ns && r->ahead.userns == !admin && ahead_join(r, uid, gid) == 0) {
+			joined = true;
+			flags &= ~(CLONE_NEWNET | CLONE_NEWUSER);
 		}
+		ahead_release(&r->ahead);
 	}
 	if (flags && unshare(flags) < 0) {
 		r->ns_errno = errno;
-		r->ahead.late = false;
-		ahead_release(&r->ahead);
 		ns_describe(r->ns_why, sizeof r->ns_why, !admin, (flags & CLONE_NEWNET) != 0, false, errno);
 		return 1; /* nothing changed: the caller may plan without */
 	}
@@ -250,35 +230,11 @@ int ns_enter(struct run *r, struct sb_err *err)
 		}
 		r->host.pidns_made = true;
 	}
-	if (pl->net_ns && !r->ahead.late)
-		return lo_up(pl, err);
-	return 0;
-}
-
-int ns_net_late(struct run *r, struct sb_err *err)
-{
-	struct ns_ahead *n = &r->ahead;
-	if (!n->late)
-		return 0;
-	n->late = false;
-	if (!r->plan->net_ns) {
-		ahead_release(n);
-		return 0;
-	}
-	if (ahead_join(r, 0, 0) < 0 && unshare(CLONE_NEWNET) < 0)
-		return sb_fail(err, ".network", NULL,
-			       "no network namespace could be made (unshare(CLONE_NEWNET): %s) after the mount namespace was; with network \"%s\" it keeps abstract unix names apart from the host's (\"mounts\":\"off\" plans without namespaces)",
-			       strerror(errno), r->plan->network == NET_LOOPBACK ? "loopback" : "off");
-	return lo_up(r->plan, err);
-}
-
-/* lo up only for "loopback": under "off" no AF_INET or AF_INET6 socket
- * can be made (seccomp), so an up lo would serve nothing, and bringing it
- * up (IPv6 addrconf included) costs about 50 us of every start.  The
- * namespace itself is for the abstract unix names.  0, or -1 with `err`. */
-static int lo_up(const struct plan *pl, struct sb_err *err)
-{
-	if (pl->network == NET_LOOPBACK) {
+	/* lo up only for "loopback": under "off" no AF_INET or AF_INET6
+	 * socket can be made (seccomp), so an up lo would serve nothing,
+	 * and bringing it up (IPv6 addrconf included) costs about 50 us of
+	 * every start.  The namespace itself is for the abstract unix names. */
+	if (pl->net_ns && pl->network == NET_LOOPBACK) {
 		int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 		struct ifreq ifr;
 		memset(&ifr, 0, sizeof ifr);

@@ -52,7 +52,6 @@ struct ns_ahead {
 	int ready;    /* read end: the helper's unshare() answer (0 or -errno) */
 	int hold;     /* write end, close-on-exec: the helper exits at its EOF */
 	bool userns;  /* a user namespace too (not root) */
-	bool late;    /* root, still being made at ns_enter(): joined by ns_net_late() */
 	char *map;    /* the helper's stack (16 KiB), unmapped once it is reaped */
 };
 
@@ -233,15 +232,6 @@ void ns_ahead_reap(struct run *r);
  * -1 with `err` after a failure that left the namespaces half made, or 1
  * when unshare itself failed (nothing changed; errno in r->ns_errno). */
 int ns_enter(struct run *r, struct sb_err *err);
-/* shim/ns.c: root's network namespace, when ns_enter() left it to be
- * joined later (ahead.late): the helper's, once made, else one made
- * here; lo brought up for "loopback".  Called after the mounts and the
- * Landlock and seccomp preparation, which it overlaps; before the
- * capabilities are dropped (setns needs CAP_SYS_ADMIN) and before the
- * denial report's listener is forked.  0, or -1 with `err` (.network)
- * when no network namespace could be made: the mounts are made by then,
- * so there is no planning without one. */
-int ns_net_late(struct run *r, struct sb_err *err);
 /* Every mount rule of the plan, in plan order (nothing is created in the
  * user's tree: the sources are detached tmpfs and clones of existing
  * trees).  Returns 0, -1 with `err`, or 1 when the first mount failed
