@@ -45,6 +45,14 @@ kill_all() { local a p; for a in "$@"; do for p in $(pids_of "$a"); do kill -9 "
 cat >"$T/drive.py" <<'EOF'
 import os, signal, subprocess, sys, time
 mode, sb, prof = sys.argv[1], sys.argv[2], sys.argv[3]
+# A parent that ignored SIGINT and SIGQUIT (a shell's background job
+# without job control: `(make check &)`) passes that on through the shim,
+# as it should, and sh cannot trap an ignored signal: the command starts
+# with the defaults a terminal's parent would give it.  And a signal lost
+# on the way fails the case after 60 s instead of waiting for ever.
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+signal.alarm(60)
 rest = sys.argv[4:]
 def status(rc):
     return "signal %d" % -rc if rc < 0 else "exit %d" % rc
