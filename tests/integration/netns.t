@@ -44,11 +44,18 @@ for who in $USERS; do
 	check "$who: ... where lo is the only interface" "lo" \
 		"$(as "$who" "$SB" '{}' -- sh -c 'tail -n +3 /proc/self/net/dev | cut -d: -f1 | tr -d " "' 2>&1 </dev/null)"
 	check "$who: ... and nothing on stderr" "" "$(cat "$T/err")"
-	# each run its own: two runs never share one
-	a=$(as "$who" "$SB" '{}' -- readlink /proc/self/ns/net 2>/dev/null </dev/null)
+	# each run its own: two runs at the same time never share one (one
+	# after the other may: a freed namespace's inode number is reused)
+	rm -f "$T/ns-a"
+	as "$who" "$SB" '{}' -- sh -c 'readlink /proc/self/ns/net; exec sleep 5' >"$T/ns-a" 2>/dev/null </dev/null &
+	pa=$!
+	for _ in $(seq 100); do [ -s "$T/ns-a" ] && break; sleep 0.1; done
 	b=$(as "$who" "$SB" '{}' -- readlink /proc/self/ns/net 2>/dev/null </dev/null)
-	if [ -n "$a" ] && [ "$a" != "$b" ]; then ok "$who: two runs get two network namespaces"; else
-		not_ok "$who: two runs get two network namespaces"
+	a=$(cat "$T/ns-a")
+	kill "$pa" 2>/dev/null
+	wait "$pa" 2>/dev/null
+	if [ -n "$a" ] && [ -n "$b" ] && [ "$a" != "$b" ]; then ok "$who: two runs at once get two network namespaces"; else
+		not_ok "$who: two runs at once get two network namespaces"
 		diag "$a" "$b"
 	fi
 	out=$(as "$who" "$SB" '{"network":"on"}' -- readlink /proc/self/ns/net 2>/dev/null </dev/null)
