@@ -14,7 +14,38 @@ _tbase=${SBTEST_DIR:-/srv}
 [ -w "$_tbase" ] || _tbase=$HOME
 T=$(mktemp -d "$_tbase/sbtest.XXXXXX")
 chmod 755 "$T"
-trap 'rm -rf "$T"' EXIT
+# A file that hangs fails after SBTEST_TIMEOUT seconds (900) instead of
+# holding make check, and CI, for ever: the watchdog holds none of the TAP
+# pipe while it waits (prove would wait for it), writes "Bail out!" through
+# the test's own standard output when it fires, kills the test's process
+# tree and removes $T.  Disowned, so a bare `wait` in a test does not wait for it.
+_sb_main=$$
+_sb_tree() {
+	local c
+	for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do
+		_sb_tree "$c"
+		echo "$c"
+	done
+}
+(
+	exec </dev/null >/dev/null 2>&1
+	me=$BASHPID # (in the $(...) below $BASHPID would be that subshell's)
+	sleep "${SBTEST_TIMEOUT:-900}" &
+	# killed (the file ended: _sb_watchdog_stop) rather than timed out
+	wait $! || exit 0
+	kill -0 "$_sb_main" 2>/dev/null || exit 0
+	echo "Bail out! $0: still running after ${SBTEST_TIMEOUT:-900} s (SBTEST_TIMEOUT)" >"/proc/$_sb_main/fd/1"
+	kill -KILL $(_sb_tree "$_sb_main" | grep -vx "$me") "$_sb_main"
+	rm -rf "$T"
+) &
+_sb_watchdog=$!
+disown "$_sb_watchdog"
+# ends the watchdog and its sleep (every EXIT trap calls it)
+_sb_watchdog_stop() {
+	pkill -P "$_sb_watchdog" sleep 2>/dev/null
+	kill "$_sb_watchdog" 2>/dev/null
+}
+trap '_sb_watchdog_stop; rm -rf "$T"' EXIT
 # SB_BINARY: test another build of the shim (make check-asan passes the
 # sanitizer build); the default is the static binary `make` builds.
 cp "${SB_BINARY:-$REPO/__sandbox}" "$T/__sandbox"

@@ -26,6 +26,7 @@ at_exit() { _carve_exit+=("$1"); }
 _carve_cleanup() {
 	local i
 	for ((i = ${#_carve_exit[@]} - 1; i >= 0; i--)); do eval "${_carve_exit[i]}" 2>/dev/null; done
+	_sb_watchdog_stop
 	rm -rf "$T"
 }
 trap _carve_cleanup EXIT
