@@ -46,6 +46,14 @@ struct host {
 int fit(const struct profile *p, const struct host *h, const struct fs_view *fs,
 	struct plan *pl, struct sb_err *err);
 
+/* Whether fit() gives `p` a fresh network namespace where the host has
+ * namespaces (pl->net_ns): network "loopback" (lo up), or "off" with
+ * scoped unix sockets and mounts not "off" (abstract unix names are per
+ * network namespace, so one bound inside — an impersonated X11 display —
+ * cannot be reached from the host).  Also asked before fit() by the shim
+ * (shim/ns.c ns_ahead_start), which starts making it early. */
+bool fit_wants_net_ns(const struct profile *p);
+
 /* Rights granted per profile list (Landlock names in DESIGN.md
  * "Filesystem"), before masking by ABI and file/dir kind. */
 #define GRANT_READ   (LL_FS_READ_FILE | LL_FS_READ_DIR)

@@ -842,26 +842,24 @@ int fit_ns(struct fitctx *fc, struct sb_err *err)
 	if (p->mounts == MOUNTS_REQUIRED && !h->mounts)
 		plan_left(fc->pl, true, ".mounts", "a mount namespace (mounts \"required\")", fc->why, "mounts");
 	fc->net = p->network;
-	if (p->network == NET_LOOPBACK) {
-		if (h->mounts) {
-			fc->pl->net_ns = true;
-		} else {
-			fc->net = NET_OFF;
-			plan_notice(fc->pl, ".network \"loopback\": enforced as \"off\" (%s)", fc->why);
-		}
+	if (h->mounts) {
+		fc->pl->net_ns = fit_wants_net_ns(p);
+	} else if (p->network == NET_LOOPBACK) {
+		fc->net = NET_OFF;
+		plan_notice(fc->pl, ".network \"loopback\": enforced as \"off\" (%s)", fc->why);
 	}
 	sv_push(&fc->excl_r, "/dev");
 	sv_push(&fc->excl_w, "/dev");
 	bool need_views = h->ll_abi > 0 && h->ll_abi < 9 && p->unix_sockets == UNIX_SCOPED;
-	if (h->mounts && p->mounts != MOUNTS_OFF) {
-		/* network "off" with scoped unix sockets: an empty network
-		 * namespace too, since abstract unix names are per network
-		 * namespace — one bound inside (an impersonated X11 display)
-		 * cannot be reached from the host ("any" asks for the host's) */
-		if (p->network == NET_OFF && p->unix_sockets == UNIX_SCOPED)
-			fc->pl->net_ns = true;
+	if (h->mounts && p->mounts != MOUNTS_OFF)
 		return plan_mounts(fc, need_views, err);
-	}
 	plan_expansion(fc);
 	return 0;
+}
+
+bool fit_wants_net_ns(const struct profile *p)
+{
+	/* ("any" asks for the host's abstract names) */
+	return p->network == NET_LOOPBACK ||
+	       (p->network == NET_OFF && p->unix_sockets == UNIX_SCOPED && p->mounts != MOUNTS_OFF);
 }

@@ -68,42 +68,57 @@ static void forwarded_set(sigset_t *s)
 	sigaddset(s, SIGCHLD);
 }
 
-/* Close every descriptor above 2 but `a` and `b` (-1: none). */
-static void close_others(int a, int b)
+/* Close every descriptor above 2 but the n (at most 3) in keep[] (any
+ * order; below 3: ignored): one close_range per gap (Linux 5.9; before,
+ * one close each, up to the soft RLIMIT_NOFILE, at most 65536).  Raw
+ * system calls only, so the die_with_parent watcher can call it beside
+ * the shim (shim/sys.h) as well as the supervisor and the init. */
+SB_BESIDE static void close_except(const int *keep, int n)
 {
-	int k[2] = {a < b ? a : b, a < b ? b : a};
-	unsigned from = 3;
-	for (int i = 0; i < 2; i++) {
-		if (k[i] < 3)
+	int k[3];
+	for (int i = 0; i < n; i++)
+		k[i] = keep[i];
+	for (int i = 0; i < n; i++) /* sorted */
+		for (int j = i + 1; j < n; j++)
+			if (k[j] < k[i]) {
+				int t = k[i];
+				k[i] = k[j];
+				k[j] = t;
+			}
+	long from = 3, max = -1;
+	for (int i = 0; i <= n; i++) {
+		if (i < n && k[i] < from)
 			continue;
-		if ((unsigned)k[i] > from && sb_close_range(from, (unsigned)k[i] - 1, 0) < 0)
-			for (int fd = (int)from; fd < k[i]; fd++)
-				close(fd);
-		from = (unsigned)k[i] + 1;
-	}
-	if (sb_close_range(from, ~0U, 0) < 0) {
-		/* close_range is Linux 5.9: the slow way, up to the limit */
-		struct rlimit rl;
-		long max = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 65536 ? (long)rl.rlim_cur : 65536;
-		for (long fd = from; fd < max; fd++)
-			close((int)fd);
+		long to = i < n ? (long)k[i] - 1 : (long)~0U;
+		if (to >= from && sb_raw(__NR_close_range, from, to, 0, 0, 0) < 0) {
+			if (max < 0) {
+				struct rlimit rl;
+				max = sb_raw(__NR_prlimit64, 0, RLIMIT_NOFILE, 0, (long)&rl, 0) == 0 &&
+						      rl.rlim_cur < 65536 ? (long)rl.rlim_cur : 65536;
+			}
+			for (long fd = from; fd <= to && fd < max; fd++)
+				sb_raw(__NR_close, fd, 0, 0, 0, 0);
+		}
+		if (i < n)
+			from = (long)k[i] + 1;
 	}
 }
 
 /* stdin, stdout and stderr onto /dev/null (closed if it cannot be
  * opened): a process that stays behind must not delay the parent's end
- * of file, nor keep a pipe's reader alive. */
-static void drop_stdio(void)
+ * of file, nor keep a pipe's reader alive.  Raw system calls, like
+ * close_except(). */
+SB_BESIDE static void drop_stdio(void)
 {
-	int n = open("/dev/null", O_RDWR | O_CLOEXEC);
-	for (int fd = 0; fd < 3; fd++) {
+	long n = sb_raw(__NR_openat, AT_FDCWD, (long)"/dev/null", O_RDWR | O_CLOEXEC, 0, 0);
+	for (long fd = 0; fd < 3; fd++) {
 		if (n >= 0 && n != fd)
-			dup3(n, fd, 0);
+			sb_raw(__NR_dup3, n, fd, 0, 0, 0);
 		else if (n < 0)
-			close(fd);
+			sb_raw(__NR_close, fd, 0, 0, 0, 0);
 	}
 	if (n > 2)
-		close(n);
+		sb_raw(__NR_close, n, 0, 0, 0, 0);
 }
 
 /* End this process the way the command ended (wait status `st`): the
@@ -346,8 +361,7 @@ int life_split(struct run *r, struct sb_err *err)
 		/* (a cwd that cannot be left only pins a directory) */
 	}
 	drop_stdio();
-	int keep_a = pfd, keep_b = sp[0] >= 0 ? sp[0] : proc;
-	close_others(keep_a, keep_b);
+	close_except((int[]){pfd, sp[0] >= 0 ? sp[0] : proc}, 2);
 	supervise(c, pfd, sp[0], proc);
 }
 
@@ -372,32 +386,6 @@ struct watch {
 
 #define WATCH_MID_STACK (8 * 1024) /* the intermediate's, above the struct */
 
-/* Close every descriptor above 2 but the three of `w`. */
-SB_BESIDE static void watch_close_others(const struct watch *w)
-{
-	int k[3] = {w->parent, w->cmd, w->execd};
-	for (int i = 0; i < 3; i++) /* sort the three */
-		for (int j = i + 1; j < 3; j++)
-			if (k[j] < k[i]) {
-				int t = k[i];
-				k[i] = k[j];
-				k[j] = t;
-			}
-	long from = 3;
-	for (int i = 0; i <= 3; i++) {
-		long to = i < 3 ? (long)k[i] - 1 : (long)~0U;
-		if (i < 3 && k[i] < from)
-			continue;
-		if (to >= from && sb_raw(__NR_close_range, from, to, 0, 0, 0) < 0) {
-			/* close_range is Linux 5.9 (pidfds 5.3): one by one */
-			for (long fd = from; fd <= to && fd < 4096; fd++)
-				sb_raw(__NR_close, fd, 0, 0, 0, 0);
-		}
-		if (i < 3)
-			from = k[i] + 1;
-	}
-}
-
 /* The watcher: the command's end ends it; the parent's end (pidfd
  * `parent`) kills the command (pidfd `cmd`). */
 SB_BESIDE static int watcher(void *arg)
@@ -406,16 +394,8 @@ SB_BESIDE static int watcher(void *arg)
 	sb_raw(__NR_setsid, 0, 0, 0, 0, 0);
 	sb_raw(__NR_prctl, PR_SET_NAME, (long)"__sandbox:watch", 0, 0, 0);
 	sb_raw(__NR_chdir, (long)"/", 0, 0, 0, 0);
-	long n = sb_raw(__NR_openat, AT_FDCWD, (long)"/dev/null", O_RDWR | O_CLOEXEC, 0, 0);
-	for (long fd = 0; fd < 3; fd++) {
-		if (n >= 0 && n != fd)
-			sb_raw(__NR_dup3, n, fd, 0, 0, 0);
-		else if (n < 0)
-			sb_raw(__NR_close, fd, 0, 0, 0, 0);
-	}
-	if (n > 2)
-		sb_raw(__NR_close, n, 0, 0, 0, 0);
-	watch_close_others(w);
+	drop_stdio();
+	close_except((int[]){w->parent, w->cmd, w->execd}, 3);
 	/* until the shim has exec'd (or exited) its memory is this one */
 	char c;
 	while (sb_raw(__NR_read, w->execd, (long)&c, 1, 0, 0) == -EINTR)
@@ -572,7 +552,7 @@ static _Noreturn void init_loop(int status, pid_t cmd)
 	close(0);
 	close(1);
 	close(2);
-	close_others(status, -1);
+	close_except(&status, 1);
 	sigset_t set;
 	forwarded_set(&set);
 	for (;;) {

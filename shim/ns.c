@@ -100,10 +100,9 @@ void ns_ahead_start(struct run *r, const struct profile *p)
 {
 	struct ns_ahead *n = &r->ahead;
 	*n = (struct ns_ahead){0, -1, -1, -1, false, NULL};
-	/* fit's choice (policy/fitns.c), before fit: a run assumes the
-	 * namespaces can be had */
-	if (p->mounts == MOUNTS_OFF ||
-	    !(p->network == NET_LOOPBACK || (p->network == NET_OFF && p->unix_sockets == UNIX_SCOPED)))
+	/* fit's choice, asked before fit: a run assumes the namespaces can
+	 * be had */
+	if (!fit_wants_net_ns(p))
 		return;
 	int rp[2], hp[2];
 	if (pipe2(rp, O_CLOEXEC) < 0)
@@ -207,7 +206,7 @@ int ns_enter(struct run *r, struct sb_err *err)
 	}
 	if (flags && unshare(flags) < 0) {
 		r->ns_errno = errno;
-		ns_describe(r->ns_why, sizeof r->ns_why, !admin, (flags & CLONE_NEWNET) != 0, false, errno);
+		ns_describe(r->ns_why, sizeof r->ns_why, (unsigned long)flags, false, errno);
 		return 1; /* nothing changed: the caller may plan without */
 	}
 	if (!admin && !joined && map_ids(r, 0, uid, gid))
@@ -216,7 +215,7 @@ int ns_enter(struct run *r, struct sb_err *err)
 	 * mount table, and nothing the host mounts later reaches in. */
 	if (pl->mount_ns && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
 		r->ns_errno = errno;
-		ns_describe(r->ns_why, sizeof r->ns_why, !admin, false, true, errno);
+		ns_describe(r->ns_why, sizeof r->ns_why, 0, true, errno);
 		return 1;
 	}
 	/* Last, inside the user namespace (whose CAP_SYS_ADMIN it needs):

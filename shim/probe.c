@@ -67,14 +67,22 @@ static int try_ns(unsigned long flags, bool mount)
 	return EINTR; /* killed by a signal before answering */
 }
 
-void ns_describe(char *buf, size_t n, bool userns, bool net, bool propagation, int e)
+void ns_describe(char *buf, size_t n, unsigned long flags, bool propagation, int e)
 {
-	if (propagation) /* mount(2): EINVAL when the target is not a mount point */
+	static const struct { unsigned long f; const char *name; } names[] = {
+		{CLONE_NEWUSER, "CLONE_NEWUSER"}, {CLONE_NEWNS, "CLONE_NEWNS"},
+		{CLONE_NEWIPC, "CLONE_NEWIPC"}, {CLONE_NEWNET, "CLONE_NEWNET"},
+	};
+	if (propagation) { /* mount(2): EINVAL when the target is not a mount point */
 		snprintf(buf, n, "mount propagation: %s%s", strerror(e),
 			 e == EINVAL ? ": the root of this chroot is not a mount point" : "");
-	else
-		snprintf(buf, n, "unshare(%sCLONE_NEWNS|CLONE_NEWIPC%s): %s", userns ? "CLONE_NEWUSER|" : "",
-			 net ? "|CLONE_NEWNET" : "", strerror(e));
+		return;
+	}
+	char f[80] = "";
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (flags & names[i].f)
+			snprintf(f + strlen(f), sizeof f - strlen(f), "%s%s", f[0] ? "|" : "", names[i].name);
+	snprintf(buf, n, "unshare(%s): %s", f, strerror(e));
 }
 
 void probe_host(struct host *h, bool tries)
@@ -119,11 +127,12 @@ void probe_host(struct host *h, bool tries)
 	if (tries) {
 		h->userns_errno = try_ns(CLONE_NEWUSER, false);
 		h->userns = h->userns_errno == 0;
-		int e = try_ns(CLONE_NEWNS | CLONE_NEWIPC | (h->mounts_via_userns ? CLONE_NEWUSER : 0), true);
+		unsigned long flags = CLONE_NEWNS | CLONE_NEWIPC | (h->mounts_via_userns ? CLONE_NEWUSER : 0);
+		int e = try_ns(flags, true);
 		h->mounts_errno = e & 127;
 		h->mounts = e == 0;
 		if (e)
-			ns_describe(h->mounts_why, sizeof h->mounts_why, h->mounts_via_userns, false, e >= 128, e & 127);
+			ns_describe(h->mounts_why, sizeof h->mounts_why, flags, e >= 128, e & 127);
 	} else {
 		/* A run does not fork to find out: it tries unshare itself and
 		 * plans again without namespaces if that is refused. */

@@ -116,12 +116,11 @@ void probe_host(struct host *h, bool tries);
  * status: 0, or 125 when the JSON cannot be built or stdout written. */
 int probe_print(const struct host *h);
 /* shim/probe.c, also for shim/ns.c: why a mount namespace could not be
- * had, for messages and --check, into buf[n] — the unshare() flags the
- * shim uses (`userns`: through a user namespace; `net`: with the network
- * namespace, when it was not made ahead) or, with `propagation`,
- * the MS_PRIVATE step, and errno `e`'s text (EINVAL there: the root of a
+ * had, for messages and --check, into buf[n] — the unshare() call that
+ * failed, named with its CLONE_NEW* `flags`, or, with `propagation`, the
+ * MS_PRIVATE step — and errno `e`'s text (EINVAL there: the root of a
  * chroot is not a mount point). */
-void ns_describe(char *buf, size_t n, bool userns, bool net, bool propagation, int e);
+void ns_describe(char *buf, size_t n, unsigned long flags, bool propagation, int e);
 
 /* shim/proc.c: the process layer.  Each returns 0, or -1 with `err`
  * naming the profile key (and path) and the errno's text; none owns

@@ -145,7 +145,6 @@ static inline int sb_mount_setattr(int dfd, const char *path, unsigned flags,
 	return (int)syscall(SYS_mount_setattr, dfd, path, flags, a, sizeof *a);
 }
 
-
 /* For code that runs beside the shim in its memory (clone CLONE_VM, no
  * CLONE_THREAD: shim/life.c's watcher, shim/ns.c's namespace maker):
  * errno and every other thread-local belong to the shim's thread there,
