@@ -75,7 +75,7 @@ static void forwarded_set(sigset_t *s)
  * the shim (shim/sys.h) as well as the supervisor and the init. */
 SB_BESIDE static void close_except(const int *keep, int n)
 {
-	int k[3];
+	int k[3] = {-1, -1, -1};
 	for (int i = 0; i < n; i++)
 		k[i] = keep[i];
 	for (int i = 0; i < n; i++) /* sorted */
