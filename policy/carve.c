@@ -37,13 +37,13 @@ static int carve_entry(void *arg, const char *name, enum fs_kind kind)
 	 * against its own path.  Skipping it keeps a link such as /lib →
 	 * usr/lib from granting an excluded tree through the back door. */
 	if (kind != FS_SYMLINK && !sv_has(c->excluded, child))
-		c->rc = carve_grant(c->pl, c->fs, child, kind, c->access,
+		c->rc = carve_grant(c->pl, c->fs, child, false, -1, kind, c->access,
 				    c->where, c->excluded, c->err);
 	free(child);
 	return c->rc;
 }
 
-int carve_grant(struct plan *pl, const struct fs_view *fs, const char *path,
+int carve_grant(struct plan *pl, const struct fs_view *fs, const char *path, bool lent, int fd,
 		enum fs_kind kind, uint64_t access, const char *where,
 		const struct strvec *excluded, struct sb_err *err)
 {
@@ -54,11 +54,11 @@ int carve_grant(struct plan *pl, const struct fs_view *fs, const char *path,
 			if (strcmp(excluded->v[i], path) != 0 && path_within(excluded->v[i], path))
 				around = excluded->v[i];
 	if (!around) {
-		plan_add_rule(pl, path, where, access, is_dir);
+		plan_add_rule_kept(pl, path, lent, fd, where, access, is_dir);
 		return 0;
 	}
 	/* Listing the directories along the way stays possible (documented). */
-	plan_add_rule(pl, path, where, access & LL_FS_READ_DIR, true);
+	plan_add_rule_kept(pl, path, lent, fd, where, access & LL_FS_READ_DIR, true);
 	if (!sv_has(&pl->expanded, path))
 		sv_push(&pl->expanded, path);
 	struct carve_ctx c = {pl, fs, path, access, where, excluded, err, 0};

@@ -15,9 +15,11 @@
 
 /* Add the rules granting `access` on canonical `path` (of `kind`), going
  * around every path in `excluded` strictly inside it by sibling expansion.
- * Lists directories through `fs`.  Returns 0, or -1 with `err` (listing
- * failed: fail closed). */
-int carve_grant(struct plan *pl, const struct fs_view *fs, const char *path,
+ * `lent` and `fd` go to the rule on `path` itself (plan_add_rule_kept:
+ * the profile's string, the descriptor resolve() kept; false and -1 for
+ * none).  Lists directories through `fs`.  Returns 0, or -1 with `err`
+ * (listing failed: fail closed). */
+int carve_grant(struct plan *pl, const struct fs_view *fs, const char *path, bool lent, int fd,
 		enum fs_kind kind, uint64_t access, const char *where,
 		const struct strvec *excluded, struct sb_err *err);
 

@@ -30,15 +30,15 @@ static int resolve_entry(struct plan *pl, const struct fs_view *fs,
 	return 0;
 }
 
-/* Grant every path of one list; trees that contain /dev are granted
- * around it, trees inside /dev are refused (devices are granted through
- * `devices` only, DESIGN.md "Filesystem"). */
-static int grant_list(struct fitctx *fc, const struct pathlist *l, uint64_t access,
+/* Grant the paths of one list from entry `from` on; trees that contain
+ * /dev are granted around it, trees inside /dev are refused (devices are
+ * granted through `devices` only, DESIGN.md "Filesystem"). */
+static int grant_list(struct fitctx *fc, const struct pathlist *l, size_t from, uint64_t access,
 		      bool first_required, const struct strvec *excluded,
 		      const char *tmp, struct sb_err *err)
 {
 	struct plan *pl = fc->pl;
-	for (size_t i = 0; i < l->v.n; i++) {
+	for (size_t i = from; i < l->v.n; i++) {
 		char where[96];
 		const char *canon;
 		enum fs_kind kind;
@@ -58,7 +58,10 @@ static int grant_list(struct fitctx *fc, const struct pathlist *l, uint64_t acce
 			return sb_fail(err, where, l->v.v[i], "resolves inside /dev (%s); device nodes are granted through \"devices\" only", canon);
 		if (first_required && i == 0 && kind != FS_DIR)
 			return sb_fail(err, where, l->v.v[i], "the workspace must be a directory");
-		if (carve_grant(pl, fc->fs, canon, kind, access, where, excluded, err))
+		/* (a list entry that is its own canonical name: the profile's
+		 * string, which outlives the plan) */
+		if (carve_grant(pl, fc->fs, canon, canon == l->v.v[i], fit_entry_kept(fc, l, i), kind,
+				access, where, excluded, err))
 			return -1;
 	}
 	return 0;
@@ -78,6 +81,7 @@ static int grant_devices(struct plan *pl, const struct fs_view *fs,
 			return -1;
 		if (r == 0)
 			continue;
+		int kept = fs->kept ? fs->kept(fs->ctx) : -1;
 		if (!path_within(canon, "/dev") || strcmp(canon, "/dev") == 0)
 			return sb_fail(err, where, p->devices.v.v[i], "resolves to %s, which is not a device node or directory inside /dev", canon);
 		if (strcmp(canon, "/dev/tty") == 0 && !h->stdio_terminal) {
@@ -99,9 +103,9 @@ static int grant_devices(struct plan *pl, const struct fs_view *fs,
 			sv_push(&pl->remarks, "/dev/pts: no mount namespace for a private instance, so only the terminal on the command's stdio is granted (new pseudo-terminals cannot be opened)");
 			continue;
 		}
-		struct ll_path_rule *ru = plan_add_rule(pl, canon, where,
-						       kind == FS_DIR ? GRANT_DEVDIR : GRANT_DEVICE,
-						       kind == FS_DIR);
+		struct ll_path_rule *ru = plan_add_rule_kept(pl, canon, false, kept, where,
+							    kind == FS_DIR ? GRANT_DEVDIR : GRANT_DEVICE,
+							    kind == FS_DIR);
 		/* The controlling terminal is the one device whose presence
 		 * depends on the session (no terminal: ENXIO); the shim opens
 		 * it for real and skips it — silently when it came from the
@@ -138,23 +142,23 @@ void fit_gap(struct fitctx *fc, unsigned part, const char *where,
 	plan_left(fc->pl, false, where, what, reason, key);
 }
 
-int fit_entry(const struct fitctx *fc, const struct pathlist *l, size_t i,
-	      const char **canon, enum fs_kind *kind)
+/* The memo slot of entry i of list `l` (the default executable list's
+ * entries are readable's and writable's: theirs), made on first use. */
+static struct fit_canon *memo_slot(const struct fitctx *fc, const struct pathlist *l, size_t i)
 {
 	const struct profile *p = fc->p;
 	const struct pathlist *lists[4] = {&p->writable, &p->readable, &p->executable, &p->caches};
 	size_t k = 0;
 	while (k < 4 && lists[k] != l)
 		k++;
-	struct fit_memo *m = fc->memo;
 	if (k == 4 || i >= l->v.n)
 		abort(); /* (a caller's mistake, not input) */
 	/* the default executable list: readable's entries, then writable's
-	 * (the same strings, copied by profile_parse) */
-	if (l == &p->executable && !p->executable.set && i < p->readable.v.n + p->writable.v.n &&
-	    strcmp(l->v.v[i], i < p->readable.v.n ? p->readable.v.v[i] : p->writable.v.v[i - p->readable.v.n]) == 0)
-		return i < p->readable.v.n ? fit_entry(fc, &p->readable, i, canon, kind)
-					   : fit_entry(fc, &p->writable, i - p->readable.v.n, canon, kind);
+	 * (the same strings, lent by profile_parse) */
+	if (l == &p->executable && !p->executable.set && i < p->readable.v.n + p->writable.v.n)
+		return i < p->readable.v.n ? memo_slot(fc, &p->readable, i)
+					   : memo_slot(fc, &p->writable, i - p->readable.v.n);
+	struct fit_memo *m = fc->memo;
 	if (!m->v[k])
 		m->v[k] = xcalloc(l->v.n + 1, sizeof *m->v[k]);
 	struct fit_canon *c = &m->v[k][i];
@@ -162,19 +166,37 @@ int fit_entry(const struct fitctx *fc, const struct pathlist *l, size_t i,
 		char buf[4096];
 		enum fs_kind got = FS_MISSING;
 		c->done = true;
+		c->fd = -1;
 		/* through the cache: an entry listed twice, or in two lists,
 		 * or resolved again by the git routes, the home files or a
 		 * carve-out, gets the same answer from one look */
-		c->rc = fc->fs->resolve(fc->fs->ctx, l->v.v[i], buf, sizeof buf, &got);
+		const char *path = l->v.v[i];
+		int rc = fc->fs->resolve(fc->fs->ctx, path, buf, sizeof buf, &got);
+		c->rc = (int16_t)(rc < -4095 ? -EIO : rc);
 		c->kind = (unsigned char)got;
-		if (c->rc == 0)
-			c->canon = strcmp(buf, l->v.v[i]) == 0 ? l->v.v[i] : xstrdup(buf);
+		if (rc == 0) {
+			c->fd = fc->fs->kept ? fc->fs->kept(fc->fs->ctx) : -1;
+			c->canon = strcmp(buf, path) == 0 ? path : xstrdup(buf);
+		}
 	}
+	return c;
+}
+
+int fit_entry(const struct fitctx *fc, const struct pathlist *l, size_t i,
+	      const char **canon, enum fs_kind *kind)
+{
+	const struct fit_canon *c = memo_slot(fc, l, i);
 	if (c->rc)
 		return c->rc;
 	*canon = c->canon;
 	*kind = (enum fs_kind)c->kind;
 	return 0;
+}
+
+int fit_entry_kept(const struct fitctx *fc, const struct pathlist *l, size_t i)
+{
+	const struct fit_canon *c = memo_slot(fc, l, i);
+	return c->rc ? -1 : c->fd;
 }
 
 void fitctx_free(struct fitctx *fc)
@@ -408,7 +430,7 @@ static void fit_ll_expanded(struct fitctx *fc)
 	for (size_t i = 0; i < pl->expanded.n && strlen(list) < 900; i++) {
 		bool w = false;
 		for (size_t j = 0; j < pl->nrules && !w; j++)
-			w = strncmp(pl->rules[j].where, ".writable[", 10) == 0 &&
+			w = pl->rules[j].entry >= 0 && strcmp(pl->rules[j].from, ".writable") == 0 &&
 			    path_within(pl->expanded.v[i], pl->rules[j].path);
 		if (w)
 			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
@@ -438,7 +460,7 @@ static int grant_exec_in_hidden(struct fitctx *fc, struct sb_err *err)
 			    !path_within(canon, cv->abs) || !fit_readable(fc, cv->abs))
 				continue;
 			snprintf(where, sizeof where, ".executable[%zu]", i);
-			if (carve_grant(fc->pl, fc->fs, canon, k, GRANT_READ, where, &fc->excl_r, err))
+			if (carve_grant(fc->pl, fc->fs, canon, false, -1, k, GRANT_READ, where, &fc->excl_r, err))
 				return -1;
 			break;
 		}
@@ -456,10 +478,17 @@ static int fit_ll_grants(struct fitctx *fc, struct sb_err *err)
 	struct plan *pl = fc->pl;
 	const struct fs_view *fs = fc->fs;
 	uint64_t all = ll_fs_rights(pl->abi);
-	if (grant_list(fc, &p->writable, all & ~LL_FS_EXECUTE, true, &fc->excl_w, NULL, err) ||
-	    grant_list(fc, &p->readable, GRANT_READ, false, &fc->excl_r, NULL, err) ||
-	    grant_list(fc, &p->executable, GRANT_EXEC, false, &fc->excl_r, p->tmp, err) ||
-	    grant_list(fc, &p->caches, GRANT_READ, false, &fc->excl_r, NULL, err) ||
+	/* The default executable list starts with the readable entries
+	 * (profile_parse), granted around the same paths: one rule each,
+	 * from .readable, carries both (a profile of 10,000 paths makes
+	 * 10,000 rules, not 20,000; Landlock ORs two rules on one inode
+	 * anyway). */
+	size_t exec_from = p->executable.set ? 0 : p->readable.v.n;
+	uint64_t read = p->executable.set ? GRANT_READ : GRANT_READ | GRANT_EXEC;
+	if (grant_list(fc, &p->writable, 0, all & ~LL_FS_EXECUTE, true, &fc->excl_w, NULL, err) ||
+	    grant_list(fc, &p->readable, 0, read, false, &fc->excl_r, NULL, err) ||
+	    grant_list(fc, &p->executable, exec_from, GRANT_EXEC, false, &fc->excl_r, p->tmp, err) ||
+	    grant_list(fc, &p->caches, 0, GRANT_READ, false, &fc->excl_r, NULL, err) ||
 	    grant_devices(pl, fs, p, fc->h, err) || grant_exec_in_hidden(fc, err))
 		return -1;
 	if (fc->shm)
@@ -489,7 +518,7 @@ static int fit_ll_grants(struct fitctx *fc, struct sb_err *err)
 			continue;
 		for (size_t j = 0; j < fc->excl_r.n && !hidden; j++)
 			hidden = path_within(canon, fc->excl_r.v[j]);
-		if (!hidden && carve_grant(pl, fs, canon, k, GRANT_READ, "read_only carve-out", &fc->excl_r, err))
+		if (!hidden && carve_grant(pl, fs, canon, false, -1, k, GRANT_READ, "read_only carve-out", &fc->excl_r, err))
 			return -1;
 	}
 	if (fit_ll_tmp(fc, all, err))

@@ -25,7 +25,8 @@ struct carve {
  * (16 bytes: one per entry of lists of 10,000). */
 struct fit_canon {
 	const char *canon;   /* rc == 0: the entry itself (borrowed) or a copy (owned) */
-	int rc;              /* 0 or resolve()'s negative errno */
+	int32_t fd;          /* rc == 0: the view's kept() descriptor, -1: none */
+	int16_t rc;          /* 0 or resolve()'s negative errno (errno values are below 4096) */
 	unsigned char kind;  /* enum fs_kind */
 	bool done;
 };
@@ -72,6 +73,9 @@ void fitctx_free(struct fitctx *fc);
  * (abort). */
 int fit_entry(const struct fitctx *fc, const struct pathlist *l, size_t i,
 	      const char **canon, enum fs_kind *kind);
+/* The descriptor the view kept when fit_entry() resolved that entry
+ * (fs_view.kept; the view's owner's), or -1: none, or not resolved. */
+int fit_entry_kept(const struct fitctx *fc, const struct pathlist *l, size_t i);
 /* A part the host cannot enforce: left out (noted) when the profile allows
  * it through `part` (an enum unenforced_part bit, 0: only best_effort),
  * else recorded as refused.  Never fails. */

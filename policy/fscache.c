@@ -19,15 +19,23 @@ struct fsc_list {
 	enum fs_kind *kinds;
 };
 
-/* The entry of path number i (c->paths) is c->e[i]. */
+/* The entry of path number i (c->paths) is c->e[i]: 20 bytes, one per
+ * path of a profile of 10,000. */
 struct fsc_entry {
-	uint32_t canon;        /* resolve()'s answer when rc == 0: offset in c->paths' arena (the path's own when the same) */
-	int rc;                /* resolve(): 0, -errno, or 1 (not asked yet) */
-	enum fs_kind kind;
-	int lk_rc;             /* lkind(): 1 not asked yet, else 0 or -errno */
-	enum fs_kind lk_kind;
-	struct fsc_list *list; /* list() answer, NULL until asked */
+	uint32_t canon;   /* resolve()'s answer when rc == 0: offset in c->paths' arena (the path's own when the same) */
+	int32_t fd;       /* inner's kept() after resolve(), -1: none */
+	int16_t rc;       /* resolve(): 0, -errno, or 1 (not asked yet) */
+	int16_t lk_rc;    /* lkind(): 1 not asked yet, else 0 or -errno */
+	uint8_t kind;     /* enum fs_kind */
+	uint8_t lk_kind;  /* enum fs_kind */
+	uint32_t list;    /* list(): c->lists[list - 1], 0 until asked */
 };
+
+/* An errno as the entry keeps it (errno values are below 4096). */
+static int16_t rc16(int rc)
+{
+	return rc < -4095 ? -EIO : (int16_t)rc;
+}
 
 /* The entry of `path`, made (not resolved yet) when new; its number in
  * *i when asked.  The pointer is valid until the next slot() call. */
@@ -37,7 +45,7 @@ static struct fsc_entry *slot(struct fs_cache *c, const char *path, size_t *i)
 	size_t k = si_add(&c->paths, path, &added);
 	if (added) {
 		c->e = xgrow(c->e, k, sizeof *c->e);
-		c->e[k] = (struct fsc_entry){0, 1, FS_MISSING, 1, FS_MISSING, NULL};
+		c->e[k] = (struct fsc_entry){0, -1, 1, 1, FS_MISSING, FS_MISSING, 0};
 	}
 	if (i)
 		*i = k;
@@ -50,14 +58,18 @@ static int cached_resolve(void *ctx, const char *path, char *out, size_t n,
 	struct fs_cache *c = ctx;
 	size_t i;
 	struct fsc_entry *e = slot(c, path, &i);
+	c->last_kept = -1;
 	if (e->rc == 1) {
 		char buf[4096];
-		int rc = c->inner->resolve(c->inner->ctx, path, buf, sizeof buf, &e->kind);
-		e->rc = rc;
+		enum fs_kind k = FS_MISSING;
+		int rc = c->inner->resolve(c->inner->ctx, path, buf, sizeof buf, &k);
+		e->rc = rc16(rc);
+		e->kind = (uint8_t)k;
 		if (rc == 0) {
+			e->fd = c->inner->kept ? c->inner->kept(c->inner->ctx) : -1;
 			/* (intern may move the arena, not the entries) */
-			uint32_t k = strcmp(buf, path) == 0 ? c->paths.off[i] : si_intern(&c->paths, buf);
-			e->canon = k;
+			uint32_t off = strcmp(buf, path) == 0 ? c->paths.off[i] : si_intern(&c->paths, buf);
+			e->canon = off;
 		}
 	}
 	if (e->rc)
@@ -67,8 +79,15 @@ static int cached_resolve(void *ctx, const char *path, char *out, size_t n,
 	if (len >= n)
 		return -ENAMETOOLONG;
 	memcpy(out, canon, len + 1);
-	*kind = e->kind;
+	*kind = (enum fs_kind)e->kind;
+	c->last_kept = e->fd;
 	return 0;
+}
+
+static int cached_kept(void *ctx)
+{
+	const struct fs_cache *c = ctx;
+	return c->last_kept;
 }
 
 /* The protect list, the git routes and the mount plan each ask about
@@ -78,10 +97,13 @@ static int cached_lkind(void *ctx, const char *path, enum fs_kind *kind)
 {
 	struct fs_cache *c = ctx;
 	struct fsc_entry *e = slot(c, path, NULL);
-	if (e->lk_rc == 1)
-		e->lk_rc = c->inner->lkind(c->inner->ctx, path, &e->lk_kind);
+	if (e->lk_rc == 1) {
+		enum fs_kind k = FS_MISSING;
+		e->lk_rc = rc16(c->inner->lkind(c->inner->ctx, path, &k));
+		e->lk_kind = (uint8_t)k;
+	}
 	if (e->lk_rc == 0)
-		*kind = e->lk_kind;
+		*kind = (enum fs_kind)e->lk_kind;
 	return e->lk_rc;
 }
 
@@ -110,11 +132,13 @@ static int cached_list(void *ctx, const char *dir, fs_entry_cb cb, void *arg)
 		struct fsc_list *l = xcalloc(1, sizeof *l);
 		struct collect k = {l, 0};
 		l->rc = c->inner->list(c->inner->ctx, dir, collect_entry, &k);
-		e->list = l;
+		c->lists = xgrow(c->lists, c->nlists, sizeof *c->lists);
+		c->lists[c->nlists++] = l;
+		e->list = (uint32_t)c->nlists;
 	}
 	/* The callback may look up other paths, and a lookup may grow the
 	 * entries and move `e`: keep only the list, which never moves. */
-	const struct fsc_list *l = e->list;
+	const struct fsc_list *l = c->lists[e->list - 1];
 	for (size_t i = 0; i < l->names.n; i++) {
 		int r = cb(arg, l->names.v[i], l->kinds[i]);
 		if (r)
@@ -140,18 +164,18 @@ struct fs_view fs_cache_view(struct fs_cache *c, const struct fs_view *inner)
 {
 	memset(c, 0, sizeof *c);
 	c->inner = inner;
-	return (struct fs_view){cached_resolve, cached_lkind, cached_list, cached_read, c};
+	c->last_kept = -1;
+	return (struct fs_view){cached_resolve, cached_lkind, cached_list, cached_read, c, cached_kept};
 }
 
 void fs_cache_free(struct fs_cache *c)
 {
-	for (size_t i = 0; i < c->paths.n; i++) {
-		if (!c->e[i].list)
-			continue;
-		sv_free(&c->e[i].list->names);
-		free(c->e[i].list->kinds);
-		free(c->e[i].list);
+	for (size_t i = 0; i < c->nlists; i++) {
+		sv_free(&c->lists[i]->names);
+		free(c->lists[i]->kinds);
+		free(c->lists[i]);
 	}
+	free(c->lists);
 	si_free(&c->paths);
 	free(c->e);
 	memset(c, 0, sizeof *c);

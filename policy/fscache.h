@@ -22,12 +22,16 @@ struct fs_cache {
 	const struct fs_view *inner;
 	struct strindex paths;  /* the paths asked about, numbered; canonical names in its arena */
 	struct fsc_entry *e;    /* per path number */
+	struct fsc_list **lists; /* list() answers; an entry names its own by number + 1 */
+	size_t nlists;
+	int last_kept;          /* kept(): the descriptor of the last resolve() answered */
 };
 
 /* Start an empty cache over `inner` and return the view to use: it gives
  * `inner`'s answers (0 or a negative errno), asking `inner` once per path
  * for resolve(), lkind() and list(); a cached name longer than the caller's buffer
- * is -ENAMETOOLONG, as from the real view.  The view points at `c`, which
+ * is -ENAMETOOLONG, as from the real view.  Its kept() gives the
+ * descriptor `inner` kept when it resolved the path (-1 for none).  The view points at `c`, which
  * must outlive it. */
 struct fs_view fs_cache_view(struct fs_cache *c, const struct fs_view *inner);
 /* Free every cached answer and zero `c`; the view made from it must not be

@@ -34,6 +34,13 @@ struct fs_view {
 	int (*read)(void *ctx, const char *path, char *buf, size_t bufsz,
 		    size_t *len, bool *truncated);
 	void *ctx;
+	/* The descriptor the view keeps open for the path of the last
+	 * resolve() (O_PATH, owned by whoever owns the view: valid until it
+	 * is released, shim/fsview.c; a Landlock rule on that very path
+	 * may be added with it instead of a second lookup), or -1 when that
+	 * call failed or kept none.  NULL: a view that keeps none (tests'
+	 * fakes). */
+	int (*kept)(void *ctx);
 };
 
 #endif

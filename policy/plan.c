@@ -4,6 +4,7 @@
 #include <jansson.h>
 #include <stdarg.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +38,37 @@ void plan_free(struct plan *pl)
 	memset(pl, 0, sizeof *pl);
 }
 
-struct ll_path_rule *plan_add_rule(struct plan *pl, const char *path, const char *where,
-				   uint64_t access, bool is_dir)
+/* The profile's list keys a rule's location can start with: a location
+ * ".key[N]" is kept as the static key and N. */
+static const char *const list_keys[] = {
+	".readable", ".executable", ".writable", ".caches", ".devices",
+	".read_only", ".hidden", ".protect", NULL};
+
+/* `where` as (static list key, entry) when it is ".key[N]" of a known
+ * key, else -1 (*key untouched). */
+static int32_t where_entry(const char *where, const char **key)
+{
+	const char *b = strchr(where, '[');
+	if (!b || b == where || b[1] < '0' || b[1] > '9' || (b[1] == '0' && b[2] != ']'))
+		return -1;
+	char *end;
+	errno = 0;
+	unsigned long n = strtoul(b + 1, &end, 10);
+	if (errno || n > INT32_MAX || end[0] != ']' || end[1])
+		return -1;
+	for (size_t k = 0; list_keys[k]; k++)
+		if (strlen(list_keys[k]) == (size_t)(b - where) &&
+		    memcmp(list_keys[k], where, (size_t)(b - where)) == 0) {
+			*key = list_keys[k];
+			return (int32_t)n;
+		}
+	return -1;
+}
+
+_Static_assert(LL_FS_RESOLVE_UNIX < (1ULL << 31), "struct ll_path_rule keeps 32 bits of filesystem rights");
+
+struct ll_path_rule *plan_add_rule_kept(struct plan *pl, const char *path, bool lent, int fd,
+					const char *where, uint64_t access, bool is_dir)
 {
 	if (!is_dir)
 		access &= LL_FS_FILE_RIGHTS;
@@ -51,10 +81,35 @@ struct ll_path_rule *plan_add_rule(struct plan *pl, const char *path, const char
 		pl->caprules = pl->caprules ? pl->caprules * 2 : 32;
 		pl->rules = xrealloc(pl->rules, pl->caprules * sizeof *pl->rules);
 	}
+	const char *key = NULL;
+	int32_t entry = where_entry(where, &key);
 	pl->rules[pl->nrules] = (struct ll_path_rule){
-		.path = str_arena_dup(&pl->strs, path), .where = str_arena_dup(&pl->strs, where),
-		.access = access, .is_dir = is_dir};
+		.path = lent ? path : str_arena_dup(&pl->strs, path),
+		.from = entry >= 0 ? key : str_arena_dup(&pl->strs, where),
+		.entry = entry, .fd = fd, .access = (uint32_t)access, .is_dir = is_dir};
 	return &pl->rules[pl->nrules++];
+}
+
+struct ll_path_rule *plan_add_rule(struct plan *pl, const char *path, const char *where,
+				   uint64_t access, bool is_dir)
+{
+	return plan_add_rule_kept(pl, path, false, -1, where, access, is_dir);
+}
+
+const char *plan_rule_where(const struct ll_path_rule *r, char *buf, size_t n)
+{
+	if (r->entry < 0)
+		return r->from;
+	snprintf(buf, n, "%s[%ld]", r->from, (long)r->entry);
+	return buf;
+}
+
+bool plan_rule_from(const struct ll_path_rule *r, const char *where)
+{
+	const char *key = NULL;
+	int32_t entry = where_entry(where, &key);
+	return entry >= 0 ? r->entry == entry && r->from == key
+			  : r->entry < 0 && strcmp(r->from, where) == 0;
 }
 
 static int op_rank(enum mount_op op)
@@ -202,7 +257,8 @@ char *plan_json(const struct plan *pl)
 	json_t *rules = json_array();
 	for (size_t i = 0; i < pl->nrules; i++) {
 		const struct ll_path_rule *r = &pl->rules[i];
-		json_t *o = json_pack("{s:s, s:s, s:o}", "path", r->path, "from", r->where,
+		char w[PLAN_WHERE_MAX];
+		json_t *o = json_pack("{s:s, s:s, s:o}", "path", r->path, "from", plan_rule_where(r, w, sizeof w),
 				      "access", rights(0, r->access));
 		if (r->create_dir)
 			json_object_set_new(o, "create", json_true());

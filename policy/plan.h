@@ -10,21 +10,40 @@
 #include "profile.h"
 #include "util.h"
 
-/* One Landlock path rule.  `path` is canonical (resolved); `where` names
- * the profile entry that produced it (".readable[0]"); both owned by the
- * plan's string arena (plan->strs: never freed one by one).
+/* One Landlock path rule.  `path` is canonical (resolved): a copy in the
+ * plan's string arena (plan->strs: never freed one by one), or a string
+ * of the profile the plan borrows (plan_add_rule_lent), which outlives
+ * the plan.  `from` and `entry` name the profile location that produced
+ * it: entry >= 0 is entry `entry` of list `from` (".readable", rendered
+ * ".readable[3]"), entry < 0 names it whole ("/dev/shm (private)",
+ * ".tmp"); static or in the arena — plan_rule_where() renders it (a
+ * profile of 10,000 paths makes 20,000 rules: no string of their own).
  * `open_check`: a device node that must really open (O_RDONLY|O_NOCTTY) or
  * is skipped with a notice (e.g. /dev/tty without a terminal → ENXIO).
  * `create_dir`: `tmp`, created 0700 by the shim before it is opened. */
 struct ll_path_rule {
-	char *path;
-	char *where;
-	uint64_t access;
+	const char *path;
+	const char *from;
+	uint32_t access; /* LL_FS_* rights (all below bit 32: plan.c asserts it) */
+	int32_t entry;
+	/* the descriptor the fs view kept when fit() resolved `path`
+	 * (fs_view.kept: the shim's, closed by fsview_release), for the rule
+	 * to be added with instead of opening the path again; -1: none */
+	int32_t fd;
 	bool is_dir;
 	bool open_check;
 	bool create_dir;
 	bool quiet; /* a default entry: skipped without a notice when it cannot be opened */
 };
+
+/* The longest location plan_rule_where() renders, NUL included. */
+#define PLAN_WHERE_MAX 96
+/* The profile location of rule `r` (".readable[3]", ".tmp"): `r->from`
+ * itself, or rendered into buf[n] (n >= PLAN_WHERE_MAX).  Never NULL. */
+const char *plan_rule_where(const struct ll_path_rule *r, char *buf, size_t n);
+/* True when rule `r` came from `where` (".writable[0]", ".tmp"), without
+ * rendering it. */
+bool plan_rule_from(const struct ll_path_rule *r, const char *where);
 
 /* One Landlock network port rule (struct landlock_net_port_attr, ABI 4;
  * UDP rights ABI 10): `port` in host byte order, `access` LL_NET_* bits.
@@ -182,6 +201,13 @@ char *plan_json(const struct plan *pl);
  * with ENOMSG).  Returns the rule, or NULL when none was added. */
 struct ll_path_rule *plan_add_rule(struct plan *pl, const char *path, const char *where,
 				   uint64_t access, bool is_dir);
+/* The same for a path fit() resolved: `fd` is the descriptor the fs
+ * view kept for it (fs_view.kept), -1 for none; `lent`: `path` is
+ * borrowed instead of copied, as it lives as long as the plan (a string
+ * of the profile the plan borrows: a list entry that is its own
+ * canonical name). */
+struct ll_path_rule *plan_add_rule_kept(struct plan *pl, const char *path, bool lent, int fd,
+					const char *where, uint64_t access, bool is_dir);
 /* Add one mount rule; an existing rule on the same path is upgraded to
  * the stronger operation (copies strings).  Returns the rule. */
 struct mount_rule *plan_add_mount(struct plan *pl, enum mount_op op, const char *path,

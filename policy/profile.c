@@ -3,6 +3,7 @@
 #include "profile.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,15 +175,10 @@ static int unknown_key(const char *loc, const char *name,
 typedef int (*key_fn)(const json_t *j, const char *loc, struct profile *p,
 		      struct sb_err *err);
 
-/* A list of paths.  Every entry is checked first, in order, so a refusal
- * names the first bad one (get_path() formats its location only then).
- * Then each is copied from the last and its JSON string dropped at once:
- * the copy takes the memory the string gave back, so a profile of 10,000
- * paths does not hold the parsed document and the copies at the same
- * time (peak RSS).  The array is the caller's own document (root of
- * profile_parse), not a constant: the const is cast away for that. */
+/* A list of paths, each checked in order (get_path() formats a location
+ * only for a bad one) and copied into the profile's arena `strs`. */
 static int paths_into(const json_t *j, const char *loc, struct pathlist *pl,
-		      struct sb_err *err)
+		      struct str_arena *strs, struct sb_err *err)
 {
 	if (get_array(j, loc, err))
 		return -1;
@@ -192,22 +188,13 @@ static int paths_into(const json_t *j, const char *loc, struct pathlist *pl,
 		const json_t *e = json_array_get(j, i);
 		const char *s = json_string_value(e);
 		size_t len = s ? strlen(s) : 0;
-		if (s && s[0] == '/' && len == json_string_length(e) && len < 4096)
-			continue;
-		char l[128];
-		snprintf(l, sizeof l, "%s[%zu]", loc, i);
-		if (get_path(e, l, err, &s))
-			return -1;
-	}
-	size_t base = pl->v.n;
-	for (size_t i = n; i-- > 0;) {
-		sv_push(&pl->v, json_string_value(json_array_get(j, i)));
-		json_array_remove((json_t *)j, i);
-	}
-	for (size_t a = base, b = pl->v.n; a + 1 < b; a++, b--) {
-		char *t = pl->v.v[a];
-		pl->v.v[a] = pl->v.v[b - 1];
-		pl->v.v[b - 1] = t;
+		if (!(s && s[0] == '/' && len == json_string_length(e) && len < 4096)) {
+			char l[128];
+			snprintf(l, sizeof l, "%s[%zu]", loc, i);
+			if (get_path(e, l, err, &s))
+				return -1;
+		}
+		sv_push_own(&pl->v, str_arena_dup(strs, s));
 	}
 	return 0;
 }
@@ -236,7 +223,7 @@ static int names_into(const json_t *j, const char *loc, struct strvec *sv,
 
 #define PATHS_KEY(field) \
 	static int k_##field(const json_t *j, const char *loc, struct profile *p, struct sb_err *err) \
-	{ return paths_into(j, loc, &p->field, err); }
+	{ return paths_into(j, loc, &p->field, &p->strs, err); }
 PATHS_KEY(readable)
 PATHS_KEY(executable)
 PATHS_KEY(writable)
@@ -700,20 +687,140 @@ static void defaults(struct profile *p)
 		sv_push(&p->protect, profile_default_protect[i]);
 }
 
+/* ---- the parsed document's memory ---- */
+
+/* jansson allocates a node and a string per JSON string (and a malloc
+ * header and size-class rounding for each): the document of a profile of
+ * 10,000 paths took 1 MB, which musl's allocator kept after it was freed,
+ * under everything fit() allocates later.  While one profile is parsed,
+ * jansson's allocations are bumped from a few chunks instead, and the
+ * chunks freed at once when the document is (large chunks are mmap'd:
+ * their pages go back to the kernel).  json_set_alloc_funcs() takes
+ * functions without a context, hence this one pointer, set only inside
+ * profile_parse() (single-threaded). */
+struct doc_chunk {
+	char *base;
+	size_t cap; /* bytes */
+};
+struct doc_arena {
+	struct doc_chunk *chunk;
+	size_t n;    /* chunks */
+	size_t used; /* of the last one */
+};
+static struct doc_arena *doc_arena_now;
+
+/* Bytes: the first chunk (a profile of a few keys fits) and the largest;
+ * a request over a quarter of that is malloc'd on its own.  DOC_ALIGN:
+ * jansson's nodes hold pointers, size_t, double and long long at most
+ * (jansson.h, jansson_private.h), never long double (max_align_t's 16
+ * would round every string of a path list up by 8 more bytes). */
+enum { DOC_CHUNK0 = 4096, DOC_CHUNK_MAX = 1 << 20, DOC_ALIGN = 8 };
+_Static_assert(_Alignof(double) <= DOC_ALIGN && _Alignof(long long) <= DOC_ALIGN &&
+	       _Alignof(void *) <= DOC_ALIGN && _Alignof(size_t) <= DOC_ALIGN,
+	       "jansson's nodes fit the document arena's alignment");
+
+static void *doc_malloc(size_t n)
+{
+	struct doc_arena *a = doc_arena_now;
+	n = (n + DOC_ALIGN - 1) & ~(size_t)(DOC_ALIGN - 1);
+	if (n > DOC_CHUNK_MAX / 4)
+		return malloc(n); /* (doc_free tells it from the chunks) */
+	if (!a->n || a->used + n > a->chunk[a->n - 1].cap) {
+		size_t cap = a->n ? a->chunk[a->n - 1].cap * 2 : DOC_CHUNK0;
+		while (cap < n)
+			cap *= 2;
+		if (cap > DOC_CHUNK_MAX)
+			cap = DOC_CHUNK_MAX;
+		char *c = malloc(cap);
+		if (!c)
+			return NULL; /* (jansson reports it: the parse fails) */
+		struct doc_chunk *cs = realloc(a->chunk, (a->n + 1) * sizeof *cs);
+		if (!cs) {
+			free(c);
+			return NULL;
+		}
+		a->chunk = cs;
+		a->chunk[a->n++] = (struct doc_chunk){c, cap};
+		a->used = 0;
+	}
+	void *p = a->chunk[a->n - 1].base + a->used;
+	a->used += n;
+	return p;
+}
+
+/* Memory in a chunk comes back with the arena; anything else was
+ * malloc'd by doc_malloc on its own. */
+static void doc_free(void *p)
+{
+	struct doc_arena *a = doc_arena_now;
+	if (!p)
+		return;
+	for (size_t i = 0; i < a->n; i++)
+		if ((char *)p >= a->chunk[i].base && (char *)p < a->chunk[i].base + a->chunk[i].cap)
+			return;
+	free(p);
+}
+
+static void doc_arena_free(struct doc_arena *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->chunk[i].base);
+	free(a->chunk);
+	memset(a, 0, sizeof *a);
+}
+
+static int parse_doc(json_t *root, struct profile *p, struct sb_err *err);
+
+static int parse(const char *buf, size_t len, char *own, struct profile *p,
+		 struct sb_err *err);
+
 int profile_parse(const char *buf, size_t len, struct profile *p,
 		  struct sb_err *err)
 {
+	return parse(buf, len, NULL, p, err);
+}
+
+int profile_parse_text(char *text, size_t len, struct profile *p, struct sb_err *err)
+{
+	return parse(text, len, text, p, err);
+}
+
+/* `own`: the caller's malloc'd `buf`, freed once jansson has read it. */
+static int parse(const char *buf, size_t len, char *own, struct profile *p,
+		 struct sb_err *err)
+{
 	json_error_t je;
 	defaults(p);
+	struct doc_arena arena = {0};
+	json_malloc_t was_malloc;
+	json_free_t was_free;
+	json_get_alloc_funcs(&was_malloc, &was_free);
+	doc_arena_now = &arena;
+	json_set_alloc_funcs(doc_malloc, doc_free);
 	/* JSON_ALLOW_NUL so a "\u0000" reaches get_str() and is refused with
 	 * its location instead of a bare line/column. */
 	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
-	if (!root) {
-		sb_fail(err, NULL, NULL, "profile is not valid JSON: line %d column %d: %s",
-			je.line, je.column, je.text);
+	free(own);
+	int rc;
+	if (!root)
+		rc = sb_fail(err, NULL, NULL, "profile is not valid JSON: line %d column %d: %s",
+			     je.line, je.column, je.text);
+	else
+		rc = parse_doc(root, p, err);
+	json_decref(root);
+	json_set_alloc_funcs(was_malloc, was_free);
+	doc_arena_now = NULL;
+	doc_arena_free(&arena);
+	if (rc)
 		profile_free(p);
-		return -1;
-	}
+	return rc;
+}
+
+/* The document's keys into `p` (defaults already set).  0, or -1 with
+ * `err`; the caller frees `p` then.  Nothing of `root` may be kept: its
+ * memory goes with the parse. */
+static int parse_doc(json_t *root, struct profile *p, struct sb_err *err)
+{
 	int rc = 0;
 	if (!json_is_object(root)) {
 		rc = sb_fail(err, ".", NULL, "must be an object, not %s", type_name(root));
@@ -749,23 +856,20 @@ int profile_parse(const char *buf, size_t len, struct profile *p,
 			goto out;
 		}
 	if (!p->readable.set)
-		sv_push(&p->readable.v, "/");
+		sv_push_own(&p->readable.v, str_arena_dup(&p->strs, "/"));
 	if (!p->devices.set)
 		for (int i = 0; profile_default_devices[i]; i++)
-			sv_push(&p->devices.v, profile_default_devices[i]);
+			sv_push_own(&p->devices.v, str_arena_dup(&p->strs, profile_default_devices[i]));
 	if (!p->executable.set) {
 		for (size_t i = 0; i < p->readable.v.n; i++)
-			sv_push(&p->executable.v, p->readable.v.v[i]);
+			sv_push_own(&p->executable.v, p->readable.v.v[i]);
 		for (size_t i = 0; i < p->writable.v.n; i++)
-			sv_push(&p->executable.v, p->writable.v.v[i]);
+			sv_push_own(&p->executable.v, p->writable.v.v[i]);
 		/* compilers and test runners execute what they build in TMPDIR */
 		if (p->tmp)
-			sv_push(&p->executable.v, p->tmp);
+			sv_push_own(&p->executable.v, p->tmp);
 	}
 out:
-	json_decref(root);
-	if (rc)
-		profile_free(p);
 	return rc;
 }
 
@@ -774,7 +878,8 @@ void profile_free(struct profile *p)
 	struct pathlist *pls[] = {&p->readable, &p->executable, &p->writable,
 		&p->read_only, &p->hidden, &p->caches, &p->devices};
 	for (size_t i = 0; i < sizeof pls / sizeof pls[0]; i++)
-		sv_free(&pls[i]->v);
+		free(pls[i]->v.v); /* (the strings: p->strs) */
+	str_arena_free(&p->strs);
 	sv_free(&p->protect);
 	sv_free(&p->protect_extra);
 	free(p->tmp);

@@ -90,12 +90,6 @@ static enum fs_kind landlock_kind(mode_t m)
 
 /* ---- descriptors kept from resolve() for the Landlock rules ---- */
 
-/* The answer for path number i (s->paths) is s->e[i]. */
-struct fsr_ent {
-	int fd;        /* O_PATH|O_CLOEXEC, or -1 when not kept (budget) */
-	enum fs_kind kind;
-};
-
 /* Descriptors above this number are not kept: what the rest of the set-up
  * opens at once (mount sources, the denial report, the pipes of
  * no_survivors) stays within RLIMIT_NOFILE. */
@@ -127,29 +121,20 @@ static bool fsr_room(struct fs_real *s, int fd)
 	return (rlim_t)fd + FSR_RESERVE < s->limit;
 }
 
-/* Remember canonical `path`, not asked before, → fd, kind; fd is closed
- * here instead when it cannot be kept. */
-static void fsr_put(struct fs_real *s, const char *path, int fd, enum fs_kind kind)
+/* Keep `fd` for the Landlock rule on the path just resolved (kept()),
+ * or close it when RLIMIT_NOFILE has no room for it. */
+static void fsr_put(struct fs_real *s, int fd)
 {
 	if (!fsr_room(s, fd)) {
 		close(fd);
-		fd = -1;
+		return;
 	}
-	bool added;
-	size_t i = si_add(&s->paths, path, &added);
-	s->e = xgrow(s->e, i, sizeof *s->e);
-	s->e[i] = (struct fsr_ent){fd, kind};
-	if (fd >= 0)
-		s->nkept++;
-}
-
-int fsview_fd(const struct fs_real *s, const char *path, enum fs_kind *kind)
-{
-	long i = s ? si_find(&s->paths, path) : -1;
-	if (i < 0 || s->e[i].fd < 0)
-		return -1;
-	*kind = s->e[i].kind;
-	return s->e[i].fd;
+	if (s->nkept == s->capkept) {
+		s->capkept = s->capkept ? s->capkept * 2 : 64;
+		s->fds = xrealloc(s->fds, s->capkept * sizeof *s->fds);
+	}
+	s->fds[s->nkept++] = fd;
+	s->last = fd;
 }
 
 void close_set(const int *fd, size_t n)
@@ -183,21 +168,13 @@ void close_set(const int *fd, size_t n)
 
 void fsview_release(struct fs_real *s)
 {
-	if (s->nkept) {
-		int *fds = xmalloc(s->nkept * sizeof *fds);
-		size_t k = 0;
-		for (size_t i = 0; i < s->paths.n; i++)
-			if (s->e[i].fd >= 0)
-				fds[k++] = s->e[i].fd;
-		close_set(fds, k);
-		free(fds);
-	}
+	close_set(s->fds, s->nkept);
 	/* the command gets the limit the shim was started with */
 	if (s->raised)
 		prlimit(0, RLIMIT_NOFILE, &s->limit0, NULL);
-	si_free(&s->paths);
-	free(s->e);
+	free(s->fds);
 	memset(s, 0, sizeof *s);
+	s->last = -1;
 }
 
 /* One openat2 that follows no symlink at all (nor a magic link): -errno
@@ -228,8 +205,8 @@ static int open_plain(const char *path, enum fs_kind *kind)
  * spelled canonically to be its own canonical name (no readlink of
  * /proc/self/fd), and tells a directory by O_DIRECTORY: one system call
  * for a directory, two for a file.  With `s` keeping, the O_PATH
- * descriptor stays open for the Landlock rule on that path (fsview_fd),
- * so the path is never looked up again.  Anything else (a symlink on the
+ * descriptor stays open for the Landlock rule on that path (kept()), so
+ * the path is never looked up again.  Anything else (a symlink on the
  * way: ELOOP; no openat2 before Linux 5.6 or under a filter that hides
  * it: ENOSYS, EPERM; EINVAL, E2BIG: flags this kernel does not know)
  * takes the one-walk canonical() above. */
@@ -239,16 +216,8 @@ static int resolve_in(struct fs_real *s, const char *path, char *out, size_t n,
 	char buf[PATH_MAX];
 	struct stat st;
 	bool plain = spelled_canonical(path);
-	long known = plain && s ? si_find(&s->paths, path) : -1;
-	if (known >= 0) {
-		/* asked again (the plan made once more after a refused
-		 * namespace): the answer that goes with the descriptor */
-		if (strlen(path) >= n)
-			return -ENAMETOOLONG;
-		strcpy(out, path);
-		*kind = s->e[known].kind;
-		return 0;
-	}
+	if (s)
+		s->last = -1;
 	if (plain) {
 		int fd = open_plain(path, kind);
 		if (fd >= 0 && strlen(path) >= n) {
@@ -257,7 +226,7 @@ static int resolve_in(struct fs_real *s, const char *path, char *out, size_t n,
 		}
 		if (fd >= 0) {
 			if (s)
-				fsr_put(s, path, fd, *kind);
+				fsr_put(s, fd);
 			else
 				close(fd);
 			strcpy(out, path);
@@ -380,10 +349,17 @@ static int real_read(void *ctx, const char *path, char *buf, size_t n,
 	return rc;
 }
 
-const struct fs_view fsview_real = {real_resolve, real_lkind, real_list, real_read, NULL};
+static int real_kept(void *ctx)
+{
+	const struct fs_real *s = ctx;
+	return s ? s->last : -1;
+}
+
+const struct fs_view fsview_real = {real_resolve, real_lkind, real_list, real_read, NULL, real_kept};
 
 struct fs_view fsview_keeping(struct fs_real *s)
 {
 	memset(s, 0, sizeof *s);
-	return (struct fs_view){real_resolve, real_lkind, real_list, real_read, s};
+	s->last = -1;
+	return (struct fs_view){real_resolve, real_lkind, real_list, real_read, s, real_kept};
 }

@@ -24,8 +24,8 @@ static size_t attr_size(int abi)
 enum { MUST_OPEN = 1, NO_FOLLOW = 2 };
 static unsigned open_flags(const struct ll_path_rule *ru)
 {
-	bool tmp = strcmp(ru->where, ".tmp") == 0;
-	return (tmp || strcmp(ru->where, ".writable[0]") == 0 ? MUST_OPEN : 0) |
+	bool tmp = plan_rule_from(ru, ".tmp");
+	return (tmp || plan_rule_from(ru, ".writable[0]") ? MUST_OPEN : 0) |
 	       (tmp || ru->create_dir ? NO_FOLLOW : 0);
 }
 
@@ -99,7 +99,7 @@ static const struct mount_rule **mounts_by_path(const struct plan *pl)
 
 /* True when canonical `path` in the final mount tree is the inode fit()
  * resolved before the namespaces were made, so the descriptor kept then
- * (fsview_fd) may carry its rule: Landlock rules belong to inodes
+ * (ll_path_rule.fd) may carry its rule: Landlock rules belong to inodes
  * (security/landlock/fs.c, get_inode_object), and a mount that replaces
  * the path or a directory above it (a view, a mask, the private /tmp or
  * /dev/shm) puts another inode there — the private /tmp must get the
@@ -193,11 +193,12 @@ static int landlock_rules(struct run *r, struct sb_err *err)
 			/* A device that cannot really be opened (no terminal:
 			 * /dev/tty → ENXIO) is skipped, never fatal. */
 			int t = open(ru->path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-			if (t < 0) {
-				if (!ru->quiet)
-					sb_say("notice: %s \"%s\": skipped: %s", ru->where, ru->path, strerror(errno));
-				continue;
+			if (t < 0 && !ru->quiet) {
+				char wb[PLAN_WHERE_MAX];
+				sb_say("notice: %s \"%s\": skipped: %s", plan_rule_where(ru, wb, sizeof wb), ru->path, strerror(errno));
 			}
+			if (t < 0)
+				continue;
 			close(t);
 		}
 		/* Opened here: O_DIRECTORY, as the kind may have changed since
@@ -209,34 +210,35 @@ static int landlock_rules(struct run *r, struct sb_err *err)
 		 * granted there); tmp must be the directory checked at step 0. */
 		int fl = (ru->is_dir ? O_DIRECTORY : 0) | (how[i] & NO_FOLLOW ? O_NOFOLLOW : 0);
 		char link[4096] = "";
-		bool tmp = strcmp(ru->where, ".tmp") == 0;
+		bool tmp = plan_rule_from(ru, ".tmp");
+		char wb[PLAN_WHERE_MAX];
+		const char *where = plan_rule_where(ru, wb, sizeof wb);
 		/* The descriptor fit() resolved the path with (no symlink on
 		 * the way at all, so none inside a writable tree): the rule
 		 * lands on the very inode checked, with no second lookup.  Not
 		 * for tmp (checked against proc_tmp_prepare's directory), nor
 		 * when the kind differs from the rule's, nor where a mount put
 		 * another inode on the path. */
-		enum fs_kind kk;
-		int kept = tmp || (how[i] & NO_FOLLOW) ? -1 : fsview_fd(&r->fsr, ru->path, &kk);
-		if (kept >= 0 && ((kk == FS_DIR) != ru->is_dir || !kept_valid(r, mounts, ru->path)))
+		int kept = tmp || (how[i] & NO_FOLLOW) ? -1 : ru->fd;
+		if (kept >= 0 && !kept_valid(r, mounts, ru->path))
 			kept = -1;
-		int fd = kept >= 0 ? kept : tmp ? proc_tmp_open(r, ru->path, ru->where, fl, err)
+		int fd = kept >= 0 ? kept : tmp ? proc_tmp_open(r, ru->path, where, fl, err)
 			     : open_path(&pl->trees, ru->path, fl, link, sizeof link);
 		int e = fd < 0 ? -fd : 0;
 		if (tmp && fd < 0) {
 			rc = -1; /* (err filled) */
 		} else if (fd < 0 && e == ELOOP && link[0]) {
-			rc = open_path_fail(err, ru->where, ru->path, e, link);
+			rc = open_path_fail(err, where, ru->path, e, link);
 		} else if (fd < 0 && e == ENOTDIR && ru->is_dir) {
-			rc = sb_fail(err, ru->where, ru->path, "changed from a directory to a file while the sandbox was set up");
+			rc = sb_fail(err, where, ru->path, "changed from a directory to a file while the sandbox was set up");
 		} else if (fd < 0 && (how[i] & MUST_OPEN)) {
-			rc = sb_fail(err, ru->where, ru->path, "%s", strerror(e));
+			rc = sb_fail(err, where, ru->path, "%s", strerror(e));
 		} else if (fd < 0) {
-			sb_say("notice: %s \"%s\": skipped: %s", ru->where, ru->path, strerror(e));
+			sb_say("notice: %s \"%s\": skipped: %s", where, ru->path, strerror(e));
 		} else {
 			struct sb_path_beneath_attr pb = {acc[i], fd};
 			if (sb_landlock_add_rule(rs, LL_RULE_PATH_BENEATH, &pb, 0) < 0)
-				rc = sb_fail(err, ru->where, ru->path, "Landlock rule refused by the kernel: %s", strerror(errno));
+				rc = sb_fail(err, where, ru->path, "Landlock rule refused by the kernel: %s", strerror(errno));
 			if (fd != kept)
 				later_close(&lc, fd); /* (the kept ones: fsview_release) */
 		}

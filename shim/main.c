@@ -119,8 +119,7 @@ static int load_and_fit(const char *arg, bool check, struct profile *prof,
 	size_t len;
 	if (load_profile(arg, &text, &len, err))
 		return -1;
-	int rc = profile_parse(text, len, prof, err);
-	free(text);
+	int rc = profile_parse_text(text, len, prof, err); /* (frees text) */
 	if (rc)
 		return -1;
 	/* before the probe opens anything: a kept number must be the

@@ -20,19 +20,20 @@
 #define SB_VERSION "0.1.0"
 
 /* The real view for a run: each path resolve() proves canonical (one
- * openat2 with RESOLVE_NO_SYMLINKS, then fstat) keeps its O_PATH
- * descriptor (close-on-exec), so landlock_prepare() adds the path's rule
- * with it instead of looking the path up again — two system calls to
- * resolve, one for the rule, the closes batched (fsview_release).
- * Descriptors are kept while RLIMIT_NOFILE has room above a reserve of
- * 256; the soft limit is raised toward the hard one for that and put
- * back by fsview_release().  A path asked again (the plan made once more)
- * is answered from the table.  Owned by main() (struct run); everything
- * in it is released by fsview_release(). */
+ * openat2 with RESOLVE_NO_SYMLINKS) keeps its O_PATH descriptor
+ * (close-on-exec); the view's kept() hands it to fit(), which puts it in
+ * the plan's rule on that path (ll_path_rule.fd), so landlock_prepare()
+ * adds the rule with it instead of looking the path up again — one or
+ * two system calls to resolve, one for the rule, the closes batched
+ * (fsview_release).  No table of paths: a profile of 10,000 paths would
+ * hold each once more.  Descriptors are kept while RLIMIT_NOFILE has
+ * room above a reserve of 256; the soft limit is raised toward the hard
+ * one for that and put back by fsview_release().  Owned by main()
+ * (struct run); everything in it is released by fsview_release(). */
 struct fs_real {
-	struct strindex paths;  /* the canonical paths, numbered */
-	struct fsr_ent *e;      /* the answers, per path number */
-	size_t nkept;           /* entries holding a descriptor */
+	int *fds;               /* the kept descriptors */
+	size_t nkept, capkept;
+	int last;               /* kept(): the last resolve()'s, -1: none */
 	bool limit_known, raised;
 	struct rlimit limit0;   /* RLIMIT_NOFILE at the first kept descriptor */
 	rlim_t limit;           /* the soft limit now */
@@ -91,10 +92,6 @@ struct run {
 extern const struct fs_view fsview_real;
 /* Start an empty `s` and return the view that keeps descriptors in it. */
 struct fs_view fsview_keeping(struct fs_real *s);
-/* The kept descriptor of canonical `path` (borrowed: valid until
- * fsview_release) and its kind then, or -1 when none was kept (a path
- * resolve() never saw or walked through a symlink, or past the budget). */
-int fsview_fd(const struct fs_real *s, const char *path, enum fs_kind *kind);
 /* Close every kept descriptor — close_range(2) over each run of
  * consecutive numbers (Linux 5.9; close(2) each before) — put
  * RLIMIT_NOFILE back as it was, and free the table (s is zeroed: safe

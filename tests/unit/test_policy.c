@@ -42,7 +42,12 @@ struct fent {
 struct fakefs {
 	const struct fent *e; /* ends with {NULL} */
 	struct strvec listed; /* directories list() was asked for, in order */
+	int kept;             /* kept(): FAKE_FD + the entry resolve() last found without a symlink, -1 */
 };
+
+/* The fake "descriptor" kept() gives for entry i of the table: like the
+ * real view, one for a path that met no symlink, none otherwise. */
+#define FAKE_FD 1000
 
 static const struct fent *fake_find(const struct fakefs *f, const char *path)
 {
@@ -55,7 +60,8 @@ static const struct fent *fake_find(const struct fakefs *f, const char *path)
 static int fake_resolve(void *ctx, const char *path, char *out, size_t outsz,
 			enum fs_kind *kind)
 {
-	const struct fakefs *f = ctx;
+	struct fakefs *f = ctx;
+	f->kept = -1;
 	for (int hops = 0; hops < 8; hops++) {
 		const struct fent *e = fake_find(f, path);
 		if (!e)
@@ -70,9 +76,17 @@ static int fake_resolve(void *ctx, const char *path, char *out, size_t outsz,
 			return -ENAMETOOLONG;
 		strcpy(out, e->path);
 		*kind = e->kind;
+		if (hops == 0)
+			f->kept = FAKE_FD + (int)(e - f->e);
 		return 0;
 	}
 	return -ELOOP;
+}
+
+static int fake_kept(void *ctx)
+{
+	const struct fakefs *f = ctx;
+	return f->kept;
 }
 
 /* True if `path` is a direct child of `dir`. */
@@ -173,9 +187,9 @@ static const struct fent unlistable_tree[] = {
 	{NULL, FS_MISSING, NULL, 0, 0},
 };
 
-static struct fakefs small_fs = {small_tree, {0}};
-static struct fakefs big_fs = {big_tree, {0}};
-static struct fakefs unlistable_fs = {unlistable_tree, {0}};
+static struct fakefs small_fs = {small_tree, {0}, -1};
+static struct fakefs big_fs = {big_tree, {0}, -1};
+static struct fakefs unlistable_fs = {unlistable_tree, {0}, -1};
 
 /* Files read() returns, for the test running (NULL: none; a path in the
  * tree but not here reads as empty; "/w/fifo" as a FIFO would). */
@@ -209,7 +223,8 @@ static int fake_read(void *ctx, const char *path, char *buf, size_t n, size_t *l
 static struct fs_view view_of(struct fakefs *f)
 {
 	sv_free(&f->listed);
-	return (struct fs_view){fake_resolve, fake_lkind, fake_list, fake_read, f};
+	f->kept = -1;
+	return (struct fs_view){fake_resolve, fake_lkind, fake_list, fake_read, f, fake_kept};
 }
 
 /* ------------------------------------------------------------------ */
@@ -320,7 +335,7 @@ static const struct ll_path_rule *find_rule(const struct plan *pl,
 {
 	for (size_t i = 0; i < pl->nrules; i++)
 		if (strcmp(pl->rules[i].path, path) == 0 &&
-		    (!where || strcmp(pl->rules[i].where, where) == 0))
+		    (!where || plan_rule_from(&pl->rules[i], where)))
 			return &pl->rules[i];
 	return NULL;
 }
@@ -929,6 +944,76 @@ static void test_fit_abi_gaps(void)
 	run_free(&r);
 }
 
+/* The index of `path` in a fake tree (its kept() "descriptor" is
+ * FAKE_FD plus this), -1 if absent. */
+static int fake_index(const struct fent *t, const char *path)
+{
+	for (int i = 0; t[i].path; i++)
+		if (strcmp(t[i].path, path) == 0)
+			return i;
+	return -1;
+}
+
+/* What a rule carries besides its rights: the descriptor the view kept
+ * when fit() resolved its path (only a path that met no symlink), the
+ * profile's own string for a list entry that is its own canonical name,
+ * and its location, rendered only when asked. */
+static void test_fit_rule_sources(void)
+{
+	struct host h = host_abi(7);
+	struct run r;
+	run_fit(&r, "{'readable':['/usr','/lib','/etc/passwd'],'writable':['/w'],'devices':['/dev/null']}", &h, &big_fs);
+	if (fit_ok(&r, "rule sources")) {
+		const struct ll_path_rule *u = find_rule(&r.pl, "/usr", ".readable[0]");
+		ok(u && u->fd == FAKE_FD + fake_index(big_tree, "/usr") && u->path == r.p.readable.v.v[0],
+		   "a list entry: the kept descriptor, the profile's string (not a copy)");
+		const struct ll_path_rule *l = find_rule(&r.pl, "/usr/lib", ".readable[1]");
+		ok(l && l->fd == -1 && l->path != r.p.readable.v.v[1],
+		   "an entry through a symlink (/lib): its canonical name copied, no descriptor");
+		const struct ll_path_rule *f = find_rule(&r.pl, "/etc/passwd", ".readable[2]");
+		ok(f && !f->is_dir && f->fd == FAKE_FD + fake_index(big_tree, "/etc/passwd"), "a file entry keeps its descriptor too");
+		const struct ll_path_rule *w = find_rule(&r.pl, "/w", ".writable[0]");
+		const struct ll_path_rule *wx = find_rule(&r.pl, "/w", ".executable[3]");
+		ok(w && wx && w->fd == FAKE_FD + fake_index(big_tree, "/w") && wx->fd == w->fd &&
+		   wx->access == LL_FS_EXECUTE && !(w->access & LL_FS_EXECUTE),
+		   "the writable tree: its rule, and the default executable list's own (other carve-outs), one descriptor");
+		const struct ll_path_rule *d = find_rule(&r.pl, "/dev/null", ".devices[0]");
+		ok(d && d->fd == FAKE_FD + fake_index(big_tree, "/dev/null"), "a device keeps its descriptor");
+		char b[PLAN_WHERE_MAX];
+		ok(l && strcmp(plan_rule_where(l, b, sizeof b), ".readable[1]") == 0 && l->entry == 1 &&
+		   plan_rule_from(l, ".readable[1]") && !plan_rule_from(l, ".readable[10]") &&
+		   !plan_rule_from(l, ".readable") && !plan_rule_from(l, ".executable[1]"),
+		   "a location is a list and an entry, rendered \".readable[1]\"");
+		char *js = plan_json(&r.pl);
+		ok(js && strstr(js, "\".readable[1]\"") && strstr(js, "\".devices[0]\""), "--check names the rules' locations");
+		free(js);
+	}
+	run_free(&r);
+
+	/* an executable list of its own: separate rules, as written */
+	run_fit(&r, "{'readable':['/usr','/etc'],'executable':['/usr']}", &h, &big_fs);
+	if (fit_ok(&r, "executable set")) {
+		ok(rule_access(&r.pl, "/usr", ".readable[0]") == GRANT_READ &&
+		   rule_access(&r.pl, "/usr", ".executable[0]") == LL_FS_EXECUTE &&
+		   rule_access(&r.pl, "/etc", ".readable[1]") == GRANT_READ && !find_rule(&r.pl, "/etc", ".executable[0]"),
+		   "executable set: read rules and execute rules each from their own list");
+	}
+	run_free(&r);
+
+	/* expansion: entries of a tree granted around /dev were never
+	 * resolved, so they carry no descriptor; the tree itself does */
+	struct host nm = host_abi(7);
+	nm.mounts = false;
+	run_fit(&r, "{'unenforced':{'workspace_sockets':true}}", &nm, &big_fs);
+	if (fit_ok(&r, "readable / by expansion")) {
+		const struct ll_path_rule *root = find_rule(&r.pl, "/", ".readable[0]");
+		const struct ll_path_rule *usr = find_rule(&r.pl, "/usr", ".readable[0]");
+		ok(root && root->fd == FAKE_FD + fake_index(big_tree, "/") && usr && usr->fd == -1,
+		   "\"/\" keeps its descriptor, its listed entries none");
+	}
+	run_free(&r);
+}
+
 /* ------------------------------------------------------------------ */
 /* 4e-h. Filesystem grants.                                           */
 
@@ -941,16 +1026,15 @@ static void test_fit_dev_exclusion(void)
 		const struct ll_path_rule *root = find_rule(&r.pl, "/", ".readable[0]");
 		ok(root && root->is_dir && root->access == LL_FS_READ_DIR,
 		   "\"/\" gets read_dir only");
-		ok(rule_access(&r.pl, "/usr", ".readable[0]") == GRANT_READ &&
-		   rule_access(&r.pl, "/etc", ".readable[0]") == GRANT_READ &&
-		   rule_access(&r.pl, "/home", ".readable[0]") == GRANT_READ,
-		   "/usr, /etc, /home get read_file+read_dir");
+		ok(rule_access(&r.pl, "/usr", ".readable[0]") == (GRANT_READ | GRANT_EXEC) &&
+		   rule_access(&r.pl, "/etc", ".readable[0]") == (GRANT_READ | GRANT_EXEC) &&
+		   rule_access(&r.pl, "/home", ".readable[0]") == (GRANT_READ | GRANT_EXEC),
+		   "/usr, /etc, /home get read_file+read_dir, and execute: the default executable list rides on readable's rules");
 		is_int((long long)rules_under(&r.pl, "/dev"), 0, "no rule on /dev or below");
 		ok(!find_rule(&r.pl, "/lib", NULL), "no rule on the symlink /lib");
-		ok(rule_access(&r.pl, "/usr", ".executable[0]") == LL_FS_EXECUTE &&
-		   !find_rule(&r.pl, "/", ".executable[0]"),
-		   "executable /: execute on /usr, no rule on \"/\" (nothing to list)");
-		is_int((long long)r.pl.nrules, 7, "exactly 7 rules (1+3 readable, 3 executable)");
+		ok(!find_rule(&r.pl, "/usr", ".executable[0]") && !find_rule(&r.pl, "/", ".executable[0]"),
+		   "the default executable / makes no rules of its own");
+		is_int((long long)r.pl.nrules, 4, "exactly 4 rules (\"/\" and its 3 entries around /dev)");
 		ok(r.pl.expanded.n == 1 && strcmp(r.pl.expanded.v[0], "/") == 0,
 		   "plan.expanded is [\"/\"]");
 		ok(sv_has(&small_fs.listed, "/") && !sv_has(&small_fs.listed, "/dev"),
@@ -1013,8 +1097,8 @@ static void test_fit_fs(void)
 	run_fit(&r, "{'readable':['/w/file'],'writable':['/w']}", &h, &big_fs);
 	if (fit_ok(&r, "readable file /w/file")) {
 		const struct ll_path_rule *f = find_rule(&r.pl, "/w/file", ".readable[0]");
-		ok(f && !f->is_dir && f->access == LL_FS_READ_FILE,
-		   "file rule: read_file only, no read_dir");
+		ok(f && !f->is_dir && f->access == (LL_FS_READ_FILE | LL_FS_EXECUTE),
+		   "file rule: read_file (and execute, the default executable list), no read_dir");
 		bool only_file_rights = true;
 		for (size_t i = 0; i < r.pl.nrules; i++)
 			if (!r.pl.rules[i].is_dir &&
@@ -1280,7 +1364,7 @@ static void test_fit_probes_once(void)
 	snprintf(h.home, sizeof h.home, "/home/u");
 	for (size_t i = 0; profiles[i]; i++) {
 		struct counting c = {view_of(&big_fs), {0}, {0}, {0}};
-		struct fs_view v = {count_resolve, count_lkind, count_list, count_read, &c};
+		struct fs_view v = {count_resolve, count_lkind, count_list, count_read, &c, NULL};
 		struct run r;
 		memset(&r, 0, sizeof r);
 		if (parse(profiles[i], &r.p, &r.err)) {
@@ -1409,7 +1493,7 @@ static const struct fent repo_tree[] = {
 	{"/wt/.git", FS_FILE, NULL, 0, 0},
 	{NULL, FS_MISSING, NULL, 0, 0},
 };
-static struct fakefs repo_fs = {repo_tree, {0}};
+static struct fakefs repo_fs = {repo_tree, {0}, -1};
 
 static const struct mount_rule *mount_at(const struct plan *pl, const char *path)
 {
@@ -1548,7 +1632,7 @@ static void test_carves(void)
 			for (size_t i = 0; i < r.pl.nmounts; i++)
 				protected_any |= strstr(r.pl.mounts[i].where, "protect") != NULL;
 			for (size_t i = 0; i < r.pl.nrules; i++)
-				protected_any |= strstr(r.pl.rules[i].where, "protect") != NULL;
+				protected_any |= strstr(r.pl.rules[i].from, "protect") != NULL;
 			ok(!protected_any && sv_has_prefix(&r.pl.remarks, "unenforced.trust_handoff: no protect list"),
 			   "trust_handoff (%s): no protect carve (built-in, .git names, protect_extra), remarked", mounts ? "mounts" : "expansion");
 			ok(mounts ? mount_at(&r.pl, "/r/README") != NULL : rule_access(&r.pl, "/r", ".writable[0]") != (long long)(ll_fs_rights(7) & ~LL_FS_EXECUTE),
@@ -1691,7 +1775,7 @@ static void test_carve(void)
 	memset(&pl, 0, sizeof pl);
 	memset(&e, 0, sizeof e);
 	pl.handled_fs = ll_fs_rights(9);
-	int rc = carve_grant(&pl, &v, "/", FS_DIR, GRANT_READ, ".readable[0]", &excl, &e);
+	int rc = carve_grant(&pl, &v, "/", false, -1, FS_DIR, GRANT_READ, ".readable[0]", &excl, &e);
 	is_int(rc, 0, "carve_grant / around /dev and /home/u/.ssh");
 	ok(rule_access(&pl, "/", NULL) == LL_FS_READ_DIR &&
 	   rule_access(&pl, "/home", NULL) == LL_FS_READ_DIR &&
@@ -1721,7 +1805,7 @@ static void test_carve(void)
 
 	/* execute only: no listing right to give along the way */
 	pl.handled_fs = ll_fs_rights(9);
-	carve_grant(&pl, &v, "/", FS_DIR, LL_FS_EXECUTE, ".executable[0]", &excl, &e);
+	carve_grant(&pl, &v, "/", false, -1, FS_DIR, LL_FS_EXECUTE, ".executable[0]", &excl, &e);
 	ok(!find_rule(&pl, "/", NULL) && !find_rule(&pl, "/home/u", NULL) &&
 	   rule_access(&pl, "/home/u/proj", NULL) == LL_FS_EXECUTE,
 	   "execute only: no rule on the way, execute on the siblings");
@@ -1730,7 +1814,7 @@ static void test_carve(void)
 	/* listing fails: fail closed, naming the directory */
 	struct fs_view u = view_of(&unlistable_fs);
 	pl.handled_fs = ll_fs_rights(9);
-	rc = carve_grant(&pl, &u, "/", FS_DIR, GRANT_READ, ".readable[0]", &excl, &e);
+	rc = carve_grant(&pl, &u, "/", false, -1, FS_DIR, GRANT_READ, ".readable[0]", &excl, &e);
 	ok(rc == -1 && strcmp(e.where, ".readable[0]") == 0 && strcmp(e.path, "/home/u") == 0 &&
 	   strstr(e.why, "Permission denied"),
 	   "unlistable /home/u: refused at .readable[0] naming /home/u");
@@ -1955,8 +2039,8 @@ static void test_hidden_held(void)
 		   "... and, like the missing ~/.aws/credentials, gets no Landlock rule");
 		is_int(rule_access(&r.pl, "/home/u", ".readable[0]"), (long long)LL_FS_READ_DIR,
 		       "the directory holding them is listable only (a file renamed in gets nothing)");
-		is_int(rule_access(&r.pl, "/home/u/.bashrc", ".readable[0]"), (long long)LL_FS_READ_FILE,
-		       "their siblings stay readable");
+		is_int(rule_access(&r.pl, "/home/u/.bashrc", ".readable[0]"), (long long)(LL_FS_READ_FILE | LL_FS_EXECUTE),
+		       "their siblings stay readable (and executable, by default)");
 		ok(rule_access(&r.pl, "/nowhere", ".readable[0]") == 0 && rule_access(&r.pl, "/usr", ".readable[0]") != 0,
 		   "a hidden path under a missing top-level directory: / goes around it");
 		ok(sv_contains(&r.pl.remarks, "masked and also left out of the Landlock rules") &&
@@ -2131,7 +2215,7 @@ static const struct fent git_tree[] = {
 	{"/w/fifo", FS_FILE, NULL, 0, 0},
 	{NULL, FS_MISSING, NULL, 0, 0},
 };
-static struct fakefs git_fs = {git_tree, {0}};
+static struct fakefs git_fs = {git_tree, {0}, -1};
 
 static const struct ffile git_files[] = {
 	{"/w/a/.git/config", "[core]\n\tbare = false\n\thooksPath = .husky/_\n[include]\n\tpath = ../inc/one.inc\n"
@@ -2243,7 +2327,7 @@ static void test_git_routes(void)
 	}
 	names[nd] = xasprintf("/b/d%04zu/.git", nd - 1);
 	big[nd + 2] = (struct fent){names[nd], FS_DIR, NULL, 0, 0};
-	struct fakefs bfs = {big, {0}};
+	struct fakefs bfs = {big, {0}, -1};
 	h.mounts = true;
 	run_fit(&r, "{'writable':['/b']}", &h, &bfs);
 	if (fit_ok(&r, "git routes, search bound")) {
@@ -2352,7 +2436,7 @@ static long fit_many(size_t n, const struct host *h, struct tally *c)
 	struct sb_err e = {{0}, {0}, {0}};
 	long rules = -1;
 	memset(c, 0, sizeof *c);
-	struct fs_view v = {tally_resolve, tally_lkind, tally_list, tally_read, c};
+	struct fs_view v = {tally_resolve, tally_lkind, tally_list, tally_read, c, NULL};
 	if (profile_parse(js, strlen(js), &p, &e) == 0) {
 		if (fit(&p, h, &v, &pl, &e) == 0) {
 			rules = (long)pl.nrules;
@@ -2375,7 +2459,7 @@ static void test_fit_many_paths(void)
 		struct tally a, b;
 		long ra = fit_many(1000, &hosts[k], &a), rb = fit_many(3000, &hosts[k], &b);
 		ok(ra > 0 && rb > 0, "%s: 1,000 and 3,000 readable paths fit", t);
-		is_int(rb - ra, 4000, "%s: 2,000 more paths, 4,000 more rules (readable and the default executable)", t);
+		is_int(rb - ra, 2000, "%s: 2,000 more paths, 2,000 more rules (readable and the default executable in one each)", t);
 		/* each entry asked once: the executable default shares the
 		 * readable entry's answer, and no walk over the lists (views,
 		 * keeps, carve-outs, grants) asks again */
@@ -2398,6 +2482,7 @@ int main(void)
 	test_fit_no_landlock();
 	test_fit_abi_gaps();
 	test_fit_dev_exclusion();
+	test_fit_rule_sources();
 	test_fit_fs();
 	test_fit_tmp();
 	test_fit_network();
