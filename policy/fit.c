@@ -143,8 +143,10 @@ void fit_gap(struct fitctx *fc, unsigned part, const char *where,
 }
 
 /* The memo slot of entry i of list `l` (the default executable list's
- * entries are readable's and writable's: theirs), made on first use. */
-static struct fit_canon *memo_slot(const struct fitctx *fc, const struct pathlist *l, size_t i)
+ * entries are readable's and writable's: theirs), asked on first use;
+ * its list and entry in *lk, *li. */
+static struct fit_canon *memo_slot(const struct fitctx *fc, const struct pathlist *l, size_t i,
+				   size_t *lk, size_t *li)
 {
 	const struct profile *p = fc->p;
 	const struct pathlist *lists[4] = {&p->writable, &p->readable, &p->executable, &p->caches};
@@ -156,27 +158,37 @@ static struct fit_canon *memo_slot(const struct fitctx *fc, const struct pathlis
 	/* the default executable list: readable's entries, then writable's
 	 * (the same strings, lent by profile_parse) */
 	if (l == &p->executable && !p->executable.set && i < p->readable.v.n + p->writable.v.n)
-		return i < p->readable.v.n ? memo_slot(fc, &p->readable, i)
-					   : memo_slot(fc, &p->writable, i - p->readable.v.n);
+		return i < p->readable.v.n ? memo_slot(fc, &p->readable, i, lk, li)
+					   : memo_slot(fc, &p->writable, i - p->readable.v.n, lk, li);
 	struct fit_memo *m = fc->memo;
 	if (!m->v[k])
 		m->v[k] = xcalloc(l->v.n + 1, sizeof *m->v[k]);
 	struct fit_canon *c = &m->v[k][i];
-	if (!c->done) {
+	*lk = k;
+	*li = i;
+	if (!c->state) {
 		char buf[4096];
 		enum fs_kind got = FS_MISSING;
-		c->done = true;
 		c->fd = -1;
 		/* through the cache: an entry listed twice, or in two lists,
 		 * or resolved again by the git routes, the home files or a
-		 * carve-out, gets the same answer from one look */
+		 * carve-out, gets the same answer from one look; the
+		 * profile's string lives longer than the cache, so the cache
+		 * keeps it instead of a copy */
 		const char *path = l->v.v[i];
-		int rc = fc->fs->resolve(fc->fs->ctx, path, buf, sizeof buf, &got);
+		int rc = fc->cache ? fs_cache_resolve_lent(fc->cache, path, buf, sizeof buf, &got)
+				   : fc->fs->resolve(fc->fs->ctx, path, buf, sizeof buf, &got);
 		c->rc = (int16_t)(rc < -4095 ? -EIO : rc);
 		c->kind = (unsigned char)got;
+		c->state = 1;
 		if (rc == 0) {
 			c->fd = fc->fs->kept ? fc->fs->kept(fc->fs->ctx) : -1;
-			c->canon = strcmp(buf, path) == 0 ? path : xstrdup(buf);
+			if (strcmp(buf, path) != 0) {
+				if (!m->copy[k])
+					m->copy[k] = xcalloc(l->v.n + 1, sizeof *m->copy[k]);
+				m->copy[k][i] = xstrdup(buf);
+				c->state = 2;
+			}
 		}
 	}
 	return c;
@@ -185,17 +197,20 @@ static struct fit_canon *memo_slot(const struct fitctx *fc, const struct pathlis
 int fit_entry(const struct fitctx *fc, const struct pathlist *l, size_t i,
 	      const char **canon, enum fs_kind *kind)
 {
-	const struct fit_canon *c = memo_slot(fc, l, i);
+	size_t k, j;
+	const struct fit_canon *c = memo_slot(fc, l, i, &k, &j);
 	if (c->rc)
 		return c->rc;
-	*canon = c->canon;
+	const struct pathlist *lists[4] = {&fc->p->writable, &fc->p->readable, &fc->p->executable, &fc->p->caches};
+	*canon = c->state == 2 ? fc->memo->copy[k][j] : lists[k]->v.v[j];
 	*kind = (enum fs_kind)c->kind;
 	return 0;
 }
 
 int fit_entry_kept(const struct fitctx *fc, const struct pathlist *l, size_t i)
 {
-	const struct fit_canon *c = memo_slot(fc, l, i);
+	size_t k, j;
+	const struct fit_canon *c = memo_slot(fc, l, i, &k, &j);
 	return c->rc ? -1 : c->fd;
 }
 
@@ -204,9 +219,9 @@ void fitctx_free(struct fitctx *fc)
 	const struct profile *p = fc->p;
 	const struct pathlist *lists[4] = {&p->writable, &p->readable, &p->executable, &p->caches};
 	for (size_t k = 0; fc->memo && k < 4; k++) {
-		for (size_t i = 0; fc->memo->v[k] && i < lists[k]->v.n; i++)
-			if (fc->memo->v[k][i].canon != lists[k]->v.v[i])
-				free((char *)fc->memo->v[k][i].canon); /* a copy (or NULL) */
+		for (size_t i = 0; fc->memo->copy[k] && i < lists[k]->v.n; i++)
+			free(fc->memo->copy[k][i]);
+		free(fc->memo->copy[k]);
 		free(fc->memo->v[k]);
 	}
 	free(fc->memo);
@@ -430,7 +445,7 @@ static void fit_ll_expanded(struct fitctx *fc)
 	for (size_t i = 0; i < pl->expanded.n && strlen(list) < 900; i++) {
 		bool w = false;
 		for (size_t j = 0; j < pl->nrules && !w; j++)
-			w = pl->rules[j].entry >= 0 && strcmp(pl->rules[j].from, ".writable") == 0 &&
+			w = plan_rule_in_list(&pl->rules[j], ".writable") &&
 			    path_within(pl->expanded.v[i], pl->rules[j].path);
 		if (w)
 			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
@@ -671,7 +686,7 @@ int fit(const struct profile *p, const struct host *h, const struct fs_view *raw
 	pl->unix_sockets = p->unix_sockets;
 	pl->denials_fd = -1;
 	struct fitctx fc = {.p = p, .h = h, .fs = &view, .pl = pl,
-			    .memo = xcalloc(1, sizeof *fc.memo)};
+			    .memo = xcalloc(1, sizeof *fc.memo), .cache = &cache};
 	int bad = fit_ns(&fc, err) || fit_landlock(&fc, err) || fit_caps(p, h, pl, err);
 	if (!bad)
 		fit_survivors(&fc);

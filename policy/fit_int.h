@@ -22,19 +22,21 @@ struct carve {
 };
 
 /* resolve() of one entry of a profile path list, asked once per fit()
- * (16 bytes: one per entry of lists of 10,000). */
+ * (8 bytes: one per entry of lists of 10,000). */
 struct fit_canon {
-	const char *canon;   /* rc == 0: the entry itself (borrowed) or a copy (owned) */
 	int32_t fd;          /* rc == 0: the view's kept() descriptor, -1: none */
 	int16_t rc;          /* 0 or resolve()'s negative errno (errno values are below 4096) */
 	unsigned char kind;  /* enum fs_kind */
-	bool done;
+	unsigned char state; /* 0: not asked; 1: the entry is its own canonical name; 2: see fit_memo.copy */
 };
 
 /* The memo of fit_entry() for writable, readable, executable and caches
- * (in that order), one slot per entry; owned by fit(). */
+ * (in that order), one slot per entry; owned by fit().  copy[k][i]: the
+ * canonical name of entry i when it differs from the entry (malloc'd),
+ * the array made only when one does. */
 struct fit_memo {
 	struct fit_canon *v[4];
+	char **copy[4];
 };
 
 /* Everything the steps of fit() share; owned by fit(), freed by
@@ -57,6 +59,7 @@ struct fitctx {
 	struct strvec ro_read;  /* existing read-only carve-outs: readable again (expansion) */
 	char why[320];          /* why there is no mount namespace */
 	struct fit_memo *memo;  /* fit_entry()'s answers (mutable behind a const fitctx) */
+	struct fs_cache *cache; /* behind `fs`: list entries are looked up with their own strings lent */
 };
 
 void fitctx_free(struct fitctx *fc);

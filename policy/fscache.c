@@ -19,16 +19,16 @@ struct fsc_list {
 	enum fs_kind *kinds;
 };
 
-/* The entry of path number i (c->paths) is c->e[i]: 20 bytes, one per
+/* The entry of path number i (c->paths) is c->e[i]: 24 bytes, one per
  * path of a profile of 10,000. */
 struct fsc_entry {
-	uint32_t canon;   /* resolve()'s answer when rc == 0: offset in c->paths' arena (the path's own when the same) */
-	int32_t fd;       /* inner's kept() after resolve(), -1: none */
-	int16_t rc;       /* resolve(): 0, -errno, or 1 (not asked yet) */
-	int16_t lk_rc;    /* lkind(): 1 not asked yet, else 0 or -errno */
-	uint8_t kind;     /* enum fs_kind */
-	uint8_t lk_kind;  /* enum fs_kind */
-	uint32_t list;    /* list(): c->lists[list - 1], 0 until asked */
+	const char *canon; /* resolve()'s answer when rc == 0: in c->paths' arena, or NULL: the path itself */
+	int32_t fd;        /* inner's kept() after resolve(), -1: none */
+	int16_t rc;        /* resolve(): 0, -errno, or 1 (not asked yet) */
+	int16_t lk_rc;     /* lkind(): 1 not asked yet, else 0 or -errno */
+	uint8_t kind;      /* enum fs_kind */
+	uint8_t lk_kind;   /* enum fs_kind */
+	uint32_t list;     /* list(): c->lists[list - 1], 0 until asked */
 };
 
 /* An errno as the entry keeps it (errno values are below 4096). */
@@ -37,27 +37,27 @@ static int16_t rc16(int rc)
 	return rc < -4095 ? -EIO : (int16_t)rc;
 }
 
-/* The entry of `path`, made (not resolved yet) when new; its number in
- * *i when asked.  The pointer is valid until the next slot() call. */
-static struct fsc_entry *slot(struct fs_cache *c, const char *path, size_t *i)
+/* The entry of `path` (lent: kept by the index itself, not copied),
+ * made (not resolved yet) when new; its number in *i when asked.  The
+ * pointer is valid until the next slot() call. */
+static struct fsc_entry *slot(struct fs_cache *c, const char *path, bool lent, size_t *i)
 {
 	bool added;
-	size_t k = si_add(&c->paths, path, &added);
+	size_t k = lent ? si_add_lent(&c->paths, path, &added) : si_add(&c->paths, path, &added);
 	if (added) {
 		c->e = xgrow(c->e, k, sizeof *c->e);
-		c->e[k] = (struct fsc_entry){0, -1, 1, 1, FS_MISSING, FS_MISSING, 0};
+		c->e[k] = (struct fsc_entry){NULL, -1, 1, 1, FS_MISSING, FS_MISSING, 0};
 	}
 	if (i)
 		*i = k;
 	return &c->e[k];
 }
 
-static int cached_resolve(void *ctx, const char *path, char *out, size_t n,
-			  enum fs_kind *kind)
+static int resolve_in(struct fs_cache *c, const char *path, bool lent, char *out, size_t n,
+		      enum fs_kind *kind)
 {
-	struct fs_cache *c = ctx;
 	size_t i;
-	struct fsc_entry *e = slot(c, path, &i);
+	struct fsc_entry *e = slot(c, path, lent, &i);
 	c->last_kept = -1;
 	if (e->rc == 1) {
 		char buf[4096];
@@ -67,14 +67,12 @@ static int cached_resolve(void *ctx, const char *path, char *out, size_t n,
 		e->kind = (uint8_t)k;
 		if (rc == 0) {
 			e->fd = c->inner->kept ? c->inner->kept(c->inner->ctx) : -1;
-			/* (intern may move the arena, not the entries) */
-			uint32_t off = strcmp(buf, path) == 0 ? c->paths.off[i] : si_intern(&c->paths, buf);
-			e->canon = off;
+			e->canon = strcmp(buf, path) == 0 ? NULL : si_intern(&c->paths, buf);
 		}
 	}
 	if (e->rc)
 		return e->rc;
-	const char *canon = c->paths.chars + e->canon;
+	const char *canon = e->canon ? e->canon : c->paths.str[i];
 	size_t len = strlen(canon);
 	if (len >= n)
 		return -ENAMETOOLONG;
@@ -82,6 +80,18 @@ static int cached_resolve(void *ctx, const char *path, char *out, size_t n,
 	*kind = (enum fs_kind)e->kind;
 	c->last_kept = e->fd;
 	return 0;
+}
+
+static int cached_resolve(void *ctx, const char *path, char *out, size_t n,
+			  enum fs_kind *kind)
+{
+	return resolve_in(ctx, path, false, out, n, kind);
+}
+
+int fs_cache_resolve_lent(struct fs_cache *c, const char *path, char *out, size_t n,
+			  enum fs_kind *kind)
+{
+	return resolve_in(c, path, true, out, n, kind);
 }
 
 static int cached_kept(void *ctx)
@@ -96,7 +106,7 @@ static int cached_kept(void *ctx)
 static int cached_lkind(void *ctx, const char *path, enum fs_kind *kind)
 {
 	struct fs_cache *c = ctx;
-	struct fsc_entry *e = slot(c, path, NULL);
+	struct fsc_entry *e = slot(c, path, false, NULL);
 	if (e->lk_rc == 1) {
 		enum fs_kind k = FS_MISSING;
 		e->lk_rc = rc16(c->inner->lkind(c->inner->ctx, path, &k));
@@ -127,7 +137,7 @@ static int collect_entry(void *arg, const char *name, enum fs_kind kind)
 static int cached_list(void *ctx, const char *dir, fs_entry_cb cb, void *arg)
 {
 	struct fs_cache *c = ctx;
-	struct fsc_entry *e = slot(c, dir, NULL);
+	struct fsc_entry *e = slot(c, dir, false, NULL);
 	if (!e->list) {
 		struct fsc_list *l = xcalloc(1, sizeof *l);
 		struct collect k = {l, 0};

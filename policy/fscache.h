@@ -14,10 +14,11 @@
 struct fsc_entry;
 
 /* Owns its entries (fs_cache_free); borrows `inner`.  Sized for profiles
- * of 10,000 paths: an index of 32-bit entry numbers (open addressing,
- * at most half full), the entries dense in lookup order, and every path
- * and canonical name in one growing character arena — no allocation per
- * path, and a canonical answer equal to its path is stored once. */
+ * of 10,000 paths: a strindex of the paths asked (a profile's own
+ * strings lent, not copied: fs_cache_resolve_lent), the entries dense in
+ * lookup order, a canonical name that differs from its path in the
+ * index's arena — no allocation per path, and a canonical answer equal
+ * to its path not stored at all. */
 struct fs_cache {
 	const struct fs_view *inner;
 	struct strindex paths;  /* the paths asked about, numbered; canonical names in its arena */
@@ -34,6 +35,11 @@ struct fs_cache {
  * descriptor `inner` kept when it resolved the path (-1 for none).  The view points at `c`, which
  * must outlive it. */
 struct fs_view fs_cache_view(struct fs_cache *c, const struct fs_view *inner);
+/* The view's resolve() for a `path` that outlives the cache (a string of
+ * the profile fit() plans from): its entry keeps `path` itself instead of
+ * a copy.  The same answer, from the same one look, as resolve(). */
+int fs_cache_resolve_lent(struct fs_cache *c, const char *path, char *out, size_t n,
+			  enum fs_kind *kind);
 /* Free every cached answer and zero `c`; the view made from it must not be
  * used afterwards. */
 void fs_cache_free(struct fs_cache *c);

@@ -16,8 +16,9 @@ static void left_free(struct left_out *l, size_t n);
 
 void plan_free(struct plan *pl)
 {
-	free(pl->rules); /* (their strings: pl->strs) */
+	free(pl->rules); /* (their strings: pl->strs, pl->wheres) */
 	str_arena_free(&pl->strs);
+	si_free(&pl->wheres);
 	for (size_t i = 0; i < pl->nmounts; i++) {
 		free(pl->mounts[i].path);
 		free(pl->mounts[i].where);
@@ -39,14 +40,14 @@ void plan_free(struct plan *pl)
 }
 
 /* The profile's list keys a rule's location can start with: a location
- * ".key[N]" is kept as the static key and N. */
+ * ".key[N]" is kept as the key's number here and N. */
 static const char *const list_keys[] = {
 	".readable", ".executable", ".writable", ".caches", ".devices",
 	".read_only", ".hidden", ".protect", NULL};
 
-/* `where` as (static list key, entry) when it is ".key[N]" of a known
+/* `where` as (list key number, entry) when it is ".key[N]" of a known
  * key, else -1 (*key untouched). */
-static int32_t where_entry(const char *where, const char **key)
+static int32_t where_entry(const char *where, uint8_t *key)
 {
 	const char *b = strchr(where, '[');
 	if (!b || b == where || b[1] < '0' || b[1] > '9' || (b[1] == '0' && b[2] != ']'))
@@ -59,7 +60,7 @@ static int32_t where_entry(const char *where, const char **key)
 	for (size_t k = 0; list_keys[k]; k++)
 		if (strlen(list_keys[k]) == (size_t)(b - where) &&
 		    memcmp(list_keys[k], where, (size_t)(b - where)) == 0) {
-			*key = list_keys[k];
+			*key = (uint8_t)k;
 			return (int32_t)n;
 		}
 	return -1;
@@ -81,12 +82,15 @@ struct ll_path_rule *plan_add_rule_kept(struct plan *pl, const char *path, bool 
 		pl->caprules = pl->caprules ? pl->caprules * 2 : 32;
 		pl->rules = xrealloc(pl->rules, pl->caprules * sizeof *pl->rules);
 	}
-	const char *key = NULL;
+	uint8_t key = PLAN_WHERE_WHOLE;
 	int32_t entry = where_entry(where, &key);
+	if (entry < 0) {
+		bool added;
+		entry = (int32_t)si_add(&pl->wheres, where, &added);
+	}
 	pl->rules[pl->nrules] = (struct ll_path_rule){
 		.path = lent ? path : str_arena_dup(&pl->strs, path),
-		.from = entry >= 0 ? key : str_arena_dup(&pl->strs, where),
-		.entry = entry, .fd = fd, .access = (uint32_t)access, .is_dir = is_dir};
+		.access = (uint32_t)access, .entry = entry, .fd = fd, .key = key, .is_dir = is_dir};
 	return &pl->rules[pl->nrules++];
 }
 
@@ -96,20 +100,27 @@ struct ll_path_rule *plan_add_rule(struct plan *pl, const char *path, const char
 	return plan_add_rule_kept(pl, path, false, -1, where, access, is_dir);
 }
 
-const char *plan_rule_where(const struct ll_path_rule *r, char *buf, size_t n)
+const char *plan_rule_where(const struct plan *pl, const struct ll_path_rule *r, char *buf, size_t n)
 {
-	if (r->entry < 0)
-		return r->from;
-	snprintf(buf, n, "%s[%ld]", r->from, (long)r->entry);
+	if (r->key == PLAN_WHERE_WHOLE)
+		return (size_t)r->entry < pl->wheres.n ? pl->wheres.str[r->entry] : "?";
+	snprintf(buf, n, "%s[%ld]", list_keys[r->key], (long)r->entry);
 	return buf;
 }
 
-bool plan_rule_from(const struct ll_path_rule *r, const char *where)
+bool plan_rule_in_list(const struct ll_path_rule *r, const char *key)
 {
-	const char *key = NULL;
+	return r->key != PLAN_WHERE_WHOLE && strcmp(list_keys[r->key], key) == 0;
+}
+
+bool plan_rule_from(const struct plan *pl, const struct ll_path_rule *r, const char *where)
+{
+	uint8_t key = PLAN_WHERE_WHOLE;
 	int32_t entry = where_entry(where, &key);
-	return entry >= 0 ? r->entry == entry && r->from == key
-			  : r->entry < 0 && strcmp(r->from, where) == 0;
+	if (entry >= 0)
+		return r->key == key && r->entry == entry;
+	return r->key == PLAN_WHERE_WHOLE && (size_t)r->entry < pl->wheres.n &&
+	       strcmp(pl->wheres.str[r->entry], where) == 0;
 }
 
 static int op_rank(enum mount_op op)
@@ -258,7 +269,7 @@ char *plan_json(const struct plan *pl)
 	for (size_t i = 0; i < pl->nrules; i++) {
 		const struct ll_path_rule *r = &pl->rules[i];
 		char w[PLAN_WHERE_MAX];
-		json_t *o = json_pack("{s:s, s:s, s:o}", "path", r->path, "from", plan_rule_where(r, w, sizeof w),
+		json_t *o = json_pack("{s:s, s:s, s:o}", "path", r->path, "from", plan_rule_where(pl, r, w, sizeof w),
 				      "access", rights(0, r->access));
 		if (r->create_dir)
 			json_object_set_new(o, "create", json_true());

@@ -10,40 +10,45 @@
 #include "profile.h"
 #include "util.h"
 
-/* One Landlock path rule.  `path` is canonical (resolved): a copy in the
- * plan's string arena (plan->strs: never freed one by one), or a string
- * of the profile the plan borrows (plan_add_rule_lent), which outlives
- * the plan.  `from` and `entry` name the profile location that produced
- * it: entry >= 0 is entry `entry` of list `from` (".readable", rendered
- * ".readable[3]"), entry < 0 names it whole ("/dev/shm (private)",
- * ".tmp"); static or in the arena — plan_rule_where() renders it (a
- * profile of 10,000 paths makes 20,000 rules: no string of their own).
+/* One Landlock path rule (24 bytes: a profile of 10,000 paths makes
+ * 10,000).  `path` is canonical (resolved): a copy in the plan's string
+ * arena (plan->strs: never freed one by one), or a string of the profile
+ * the plan borrows (plan_add_rule_kept's `lent`), which outlives the
+ * plan.  `key` and `entry` name the profile location that produced it —
+ * entry `entry` of a list (".readable", rendered ".readable[3]"), or a
+ * location named whole ("/dev/shm (private)", ".tmp": number `entry` of
+ * plan->wheres) — rendered by plan_rule_where().
  * `open_check`: a device node that must really open (O_RDONLY|O_NOCTTY) or
  * is skipped with a notice (e.g. /dev/tty without a terminal → ENXIO).
  * `create_dir`: `tmp`, created 0700 by the shim before it is opened. */
 struct ll_path_rule {
 	const char *path;
-	const char *from;
 	uint32_t access; /* LL_FS_* rights (all below bit 32: plan.c asserts it) */
 	int32_t entry;
 	/* the descriptor the fs view kept when fit() resolved `path`
 	 * (fs_view.kept: the shim's, closed by fsview_release), for the rule
 	 * to be added with instead of opening the path again; -1: none */
 	int32_t fd;
-	bool is_dir;
-	bool open_check;
-	bool create_dir;
-	bool quiet; /* a default entry: skipped without a notice when it cannot be opened */
+	uint8_t key; /* a list (plan.c's list_keys), or PLAN_WHERE_WHOLE */
+	bool is_dir : 1;
+	bool open_check : 1;
+	bool create_dir : 1;
+	bool quiet : 1; /* a default entry: skipped without a notice when it cannot be opened */
 };
+#define PLAN_WHERE_WHOLE 255
 
 /* The longest location plan_rule_where() renders, NUL included. */
 #define PLAN_WHERE_MAX 96
-/* The profile location of rule `r` (".readable[3]", ".tmp"): `r->from`
- * itself, or rendered into buf[n] (n >= PLAN_WHERE_MAX).  Never NULL. */
-const char *plan_rule_where(const struct ll_path_rule *r, char *buf, size_t n);
-/* True when rule `r` came from `where` (".writable[0]", ".tmp"), without
- * rendering it. */
-bool plan_rule_from(const struct ll_path_rule *r, const char *where);
+struct plan;
+/* The profile location of rule `r` of `pl` (".readable[3]", ".tmp"):
+ * static, the plan's, or rendered into buf[n] (n >= PLAN_WHERE_MAX).
+ * Never NULL. */
+const char *plan_rule_where(const struct plan *pl, const struct ll_path_rule *r, char *buf, size_t n);
+/* True when rule `r` of `pl` came from `where` (".writable[0]",
+ * ".tmp"), without rendering it. */
+bool plan_rule_from(const struct plan *pl, const struct ll_path_rule *r, const char *where);
+/* True when rule `r` came from an entry of list `key` (".writable"). */
+bool plan_rule_in_list(const struct ll_path_rule *r, const char *key);
 
 /* One Landlock network port rule (struct landlock_net_port_attr, ABI 4;
  * UDP rights ABI 10): `port` in host byte order, `access` LL_NET_* bits.
@@ -173,9 +178,12 @@ struct plan {
 	 * (shim/resolve.c), since a sandboxed command could swap one in
 	 * between fit() and the open. */
 	struct strvec trees;
-	/* the rules' path and where strings (a profile of thousands of
-	 * paths: one allocation per 64 KiB, not two per rule) */
+	/* the rules' path strings (a profile of thousands of paths: one
+	 * allocation per 64 KiB, not one per rule) */
 	struct str_arena strs;
+	/* the rules' locations named whole ("read_only carve-out"), once
+	 * each (ll_path_rule.entry with PLAN_WHERE_WHOLE) */
+	struct strindex wheres;
 	const struct profile *prof; /* borrowed */
 };
 

@@ -710,11 +710,14 @@ struct doc_arena {
 static struct doc_arena *doc_arena_now;
 
 /* Bytes: the first chunk (a profile of a few keys fits) and the largest;
- * a request over a quarter of that is malloc'd on its own.  DOC_ALIGN:
+ * a request over DOC_OWN is malloc'd on its own — an array's table,
+ * which jansson replaces by one twice the size as it grows: in a chunk,
+ * each old table would stay to the end (128 KiB for 10,000 strings),
+ * while malloc takes it back.  DOC_ALIGN:
  * jansson's nodes hold pointers, size_t, double and long long at most
  * (jansson.h, jansson_private.h), never long double (max_align_t's 16
  * would round every string of a path list up by 8 more bytes). */
-enum { DOC_CHUNK0 = 4096, DOC_CHUNK_MAX = 1 << 20, DOC_ALIGN = 8 };
+enum { DOC_CHUNK0 = 4096, DOC_CHUNK_MAX = 1 << 20, DOC_OWN = 1024, DOC_ALIGN = 8 };
 _Static_assert(_Alignof(double) <= DOC_ALIGN && _Alignof(long long) <= DOC_ALIGN &&
 	       _Alignof(void *) <= DOC_ALIGN && _Alignof(size_t) <= DOC_ALIGN,
 	       "jansson's nodes fit the document arena's alignment");
@@ -723,7 +726,7 @@ static void *doc_malloc(size_t n)
 {
 	struct doc_arena *a = doc_arena_now;
 	n = (n + DOC_ALIGN - 1) & ~(size_t)(DOC_ALIGN - 1);
-	if (n > DOC_CHUNK_MAX / 4)
+	if (n > DOC_OWN)
 		return malloc(n); /* (doc_free tells it from the chunks) */
 	if (!a->n || a->used + n > a->chunk[a->n - 1].cap) {
 		size_t cap = a->n ? a->chunk[a->n - 1].cap * 2 : DOC_CHUNK0;

@@ -54,32 +54,8 @@ char *xstrdup(const char *s);
  * the fuzzer found slow on long lists.  Returns the (moved) array. */
 void *xgrow(void *p, size_t n, size_t size);
 
-/* Strings numbered 0, 1, ... in the order first added, found through a
- * hash index (FNV-1a, open addressing, at most half full), in one
- * character arena that unnumbered strings may share (si_intern): no
- * allocation per string, and growing the index rehashes nothing (the
- * hashes are kept).  Sized for profiles of 10,000 paths.  Owns its
- * memory (si_free); zero-initialised is empty.  Numbers fit 32 bits. */
-struct strindex {
-	char *chars;            /* the arena: NUL-terminated strings */
-	size_t clen, ccap;
-	uint32_t *off, *hash;   /* per number: its string's offset, its hash */
-	size_t n;               /* numbers given */
-	uint32_t *idx;          /* number + 1; 0: empty */
-	size_t icap;            /* a power of two, 0 before the first add */
-};
-/* The number of `s`, or -1 when it was never added. */
-long si_find(const struct strindex *x, const char *s);
-/* The number of `s`; when new it gets the next one (x->n - 1 after) and
- * *added is set. */
-size_t si_add(struct strindex *x, const char *s, bool *added);
-/* `s` copied into the arena, unnumbered: its offset (x->chars + offset
- * until the arena grows, so keep offsets, not pointers). */
-uint32_t si_intern(struct strindex *x, const char *s);
-/* Free everything; leaves it empty. */
-void si_free(struct strindex *x);
 /* Copies of strings that live as long as the arena: packed into chunks
- * of 64 KiB (a longer string gets a chunk of its own) that never move,
+ * of 4 KiB doubling to 64 KiB (a longer string gets a chunk of its own) that never move,
  * so a pointer stays valid until str_arena_free().  One malloc per chunk
  * instead of one per string: the plan's rules hold two strings each, and
  * a profile of 10,000 paths makes 20,000 rules.  Zeroed: empty. */
@@ -92,6 +68,33 @@ struct str_arena {
 char *str_arena_dup(struct str_arena *a, const char *s);
 /* Free every chunk; `a` is empty again. */
 void str_arena_free(struct str_arena *a);
+/* Strings numbered 0, 1, ... in the order first added, found through a
+ * hash index (FNV-1a, open addressing, at most three quarters full).
+ * A string is copied into the index's arena, or lent (si_add_lent: the
+ * caller's, which outlives the index — a profile's path looked up while
+ * the profile stands): no allocation per string, and a profile of
+ * 10,000 paths is not held twice.  Growing the index rehashes nothing
+ * (the hashes are kept).  Owns its memory (si_free); zero-initialised
+ * is empty.  Numbers fit 32 bits. */
+struct strindex {
+	const char **str;       /* per number: its string (the arena's, or lent) */
+	uint32_t *hash;         /* per number: its hash */
+	size_t n;               /* numbers given */
+	uint32_t *idx;          /* number + 1; 0: empty */
+	size_t icap;            /* a power of two, 0 before the first add */
+	struct str_arena arena; /* the copies */
+};
+/* The number of `s`, or -1 when it was never added. */
+long si_find(const struct strindex *x, const char *s);
+/* The number of `s`; when new it gets the next one (x->n - 1 after), a
+ * copy of `s` is kept, and *added is set. */
+size_t si_add(struct strindex *x, const char *s, bool *added);
+/* The same, keeping `s` itself when new: it must outlive the index. */
+size_t si_add_lent(struct strindex *x, const char *s, bool *added);
+/* `s` copied into the arena, unnumbered (stable until si_free). */
+const char *si_intern(struct strindex *x, const char *s);
+/* Free everything; leaves it empty. */
+void si_free(struct strindex *x);
 /* malloc'd printf; aborts on out-of-memory. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

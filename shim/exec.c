@@ -47,7 +47,7 @@ static int explain_eacces(struct run *r, const char *path, struct sb_err *err)
 		if ((ru->access & LL_FS_EXECUTE) && path_within(canon, ru->path)) {
 			char wb[PLAN_WHERE_MAX];
 			return sb_fail(err, ".executable", path, "Landlock refused execute although the file is inside %s (\"%s\"); its interpreter or dynamic loader may lie outside the profile's executable trees",
-				       plan_rule_where(ru, wb, sizeof wb), ru->path);
+				       plan_rule_where(r->plan, ru, wb, sizeof wb), ru->path);
 		}
 	}
 	return sb_fail(err, ".executable", path, "cannot execute: the file is not inside the profile's executable trees (Landlock refused execute; the file mode allows it)");

@@ -22,10 +22,11 @@ static size_t attr_size(int abi)
  * rather than a notice; no symlink may stand there (tmp, and any path the
  * shim created: O_NOFOLLOW; other paths are canonical already). */
 enum { MUST_OPEN = 1, NO_FOLLOW = 2 };
-static unsigned open_flags(const struct ll_path_rule *ru)
+static unsigned open_flags(const struct plan *pl, const struct ll_path_rule *ru)
 {
-	bool tmp = plan_rule_from(ru, ".tmp");
-	return (tmp || plan_rule_from(ru, ".writable[0]") ? MUST_OPEN : 0) |
+	bool tmp = ru->key == PLAN_WHERE_WHOLE && plan_rule_from(pl, ru, ".tmp");
+	bool workspace = ru->entry == 0 && plan_rule_in_list(ru, ".writable");
+	return (tmp || workspace ? MUST_OPEN : 0) |
 	       (tmp || ru->create_dir ? NO_FOLLOW : 0);
 }
 
@@ -72,7 +73,7 @@ static void merge_same_path(const struct plan *pl, uint64_t **acc, unsigned **ho
 		}
 		size_t k = idx[j] - 1;
 		(*acc)[k] |= ru->access;
-		(*how)[k] |= open_flags(ru);
+		(*how)[k] |= open_flags(pl, ru);
 	}
 	free(idx);
 }
@@ -195,7 +196,7 @@ static int landlock_rules(struct run *r, struct sb_err *err)
 			int t = open(ru->path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 			if (t < 0 && !ru->quiet) {
 				char wb[PLAN_WHERE_MAX];
-				sb_say("notice: %s \"%s\": skipped: %s", plan_rule_where(ru, wb, sizeof wb), ru->path, strerror(errno));
+				sb_say("notice: %s \"%s\": skipped: %s", plan_rule_where(pl, ru, wb, sizeof wb), ru->path, strerror(errno));
 			}
 			if (t < 0)
 				continue;
@@ -210,9 +211,9 @@ static int landlock_rules(struct run *r, struct sb_err *err)
 		 * granted there); tmp must be the directory checked at step 0. */
 		int fl = (ru->is_dir ? O_DIRECTORY : 0) | (how[i] & NO_FOLLOW ? O_NOFOLLOW : 0);
 		char link[4096] = "";
-		bool tmp = plan_rule_from(ru, ".tmp");
+		bool tmp = ru->key == PLAN_WHERE_WHOLE && plan_rule_from(pl, ru, ".tmp");
 		char wb[PLAN_WHERE_MAX];
-		const char *where = plan_rule_where(ru, wb, sizeof wb);
+		const char *where = plan_rule_where(pl, ru, wb, sizeof wb);
 		/* The descriptor fit() resolved the path with (no symlink on
 		 * the way at all, so none inside a writable tree): the rule
 		 * lands on the very inode checked, with no second lookup.  Not

@@ -137,6 +137,8 @@ static int load_and_fit(const char *arg, bool check, struct profile *prof,
 		/* A run assumes namespaces without trying them; before refusing,
 		 * find out for real, so the one refusal names every part this
 		 * host cannot enforce, those a missing namespace adds too. */
+		if (ahead)
+			fsview_remember(&ahead->fsr, pl);
 		plan_free(pl);
 		probe_host(h, true);
 		rc = fit(prof, h, fs, pl, err);
@@ -159,6 +161,7 @@ static int replan(struct run *r, struct plan *pl, struct sb_err *err)
 	r->host.mounts = false;
 	r->host.mounts_errno = r->ns_errno;
 	snprintf(r->host.mounts_why, sizeof r->host.mounts_why, "%s", r->ns_why);
+	fsview_remember(&r->fsr, pl);
 	plan_free(pl);
 	return fit(r->prof, &r->host, &r->fsview, pl, err) ? -1 : 0;
 }

@@ -34,6 +34,11 @@ struct fs_real {
 	int *fds;               /* the kept descriptors */
 	size_t nkept, capkept;
 	int last;               /* kept(): the last resolve()'s, -1: none */
+	/* the paths of a plan made again (fsview_remember): answered with
+	 * the descriptor the first plan's rule on them holds */
+	struct strindex again;
+	int *again_fd;
+	bool *again_dir;
 	bool limit_known, raised;
 	struct rlimit limit0;   /* RLIMIT_NOFILE at the first kept descriptor */
 	rlim_t limit;           /* the soft limit now */
@@ -92,6 +97,10 @@ struct run {
 extern const struct fs_view fsview_real;
 /* Start an empty `s` and return the view that keeps descriptors in it. */
 struct fs_view fsview_keeping(struct fs_real *s);
+/* Before `pl` is made again (a refused namespace: fit() once more):
+ * the paths of its rules that hold a kept descriptor are answered from
+ * a table with that descriptor, not looked up and opened once more. */
+void fsview_remember(struct fs_real *s, const struct plan *pl);
 /* Close every kept descriptor — close_range(2) over each run of
  * consecutive numbers (Linux 5.9; close(2) each before) — put
  * RLIMIT_NOFILE back as it was, and free the table (s is zeroed: safe
