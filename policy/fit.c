@@ -45,7 +45,7 @@ static int grant_list(struct fitctx *fc, const struct pathlist *l, size_t from, 
 		/* tmp may not exist yet: its own rule below carries execute */
 		if (tmp && strcmp(l->v.v[i], tmp) == 0)
 			continue;
-		snprintf(where, sizeof where, ".%s[%zu]", l->key, i);
+		loc_entry(where, sizeof where, l->key, i);
 		bool quiet = !l->set || strcmp(l->key, "caches") == 0;
 		int r = fit_entry(fc, l, i, &canon, &kind);
 		if (r && first_required && i == 0)

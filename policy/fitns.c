@@ -748,7 +748,8 @@ static void plan_expansion(struct fitctx *fc)
 static int planted(struct fitctx *fc, const char *key, const struct pathlist *l,
 		   size_t i, const char *path, struct sb_err *err)
 {
-	char norm[4096], canon[4096], cur[4096] = "/", cand[4096], where[96];
+	/* (cur not "= \"/\"": 4 KiB zeroed per entry showed at 10,000) */
+	char norm[4096], canon[4096], cur[4096], cand[4096], where[96];
 	const char *rel, *c;
 	enum fs_kind k;
 	/* a list entry (l) is asked through the memo, tmp and cwd directly */
@@ -765,6 +766,7 @@ static int planted(struct fitctx *fc, const char *key, const struct pathlist *l,
 		snprintf(canon, sizeof canon, "%s", c);
 	if (r == 0 && strcmp(canon, norm) == 0)
 		return 0;
+	strcpy(cur, "/");
 	for (const char *q = norm; *q;) {
 		while (*q == '/')
 			q++;

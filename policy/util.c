@@ -82,6 +82,25 @@ void str_arena_free(struct str_arena *a)
 	memset(a, 0, sizeof *a);
 }
 
+char *loc_entry(char *buf, size_t n, const char *key, size_t i)
+{
+	char digits[24];
+	size_t d = sizeof digits;
+	digits[--d] = 0;
+	do
+		digits[--d] = (char)('0' + i % 10);
+	while ((i /= 10) && d);
+	size_t o = 0;
+	const char *parts[4] = {".", key, "[", digits + d};
+	for (size_t k = 0; k < 4; k++)
+		for (const char *c = parts[k]; *c && o + 1 < n; c++)
+			buf[o++] = *c;
+	if (o + 1 < n)
+		buf[o++] = ']';
+	buf[o] = 0;
+	return buf;
+}
+
 char *xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;

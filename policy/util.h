@@ -95,6 +95,10 @@ size_t si_add_lent(struct strindex *x, const char *s, bool *added);
 const char *si_intern(struct strindex *x, const char *s);
 /* Free everything; leaves it empty. */
 void si_free(struct strindex *x);
+/* The JSON location ".key[i]" of entry i of list `key` into buf[n]
+ * (truncated to fit; n >= 1), without printf: fit() names each of a
+ * profile's 10,000 paths.  Returns buf. */
+char *loc_entry(char *buf, size_t n, const char *key, size_t i);
 /* malloc'd printf; aborts on out-of-memory. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -210,10 +210,13 @@ static int landlock_rules(struct run *r, struct sb_err *err)
 		 * for a link to ~/.ssh between the two would otherwise be
 		 * granted there); tmp must be the directory checked at step 0. */
 		int fl = (ru->is_dir ? O_DIRECTORY : 0) | (how[i] & NO_FOLLOW ? O_NOFOLLOW : 0);
-		char link[4096] = "";
+		/* (not "= {0}": 4 KiB zeroed per rule showed at 10,000 rules) */
+		char link[4096];
+		link[0] = 0;
 		bool tmp = ru->key == PLAN_WHERE_WHOLE && plan_rule_from(pl, ru, ".tmp");
+		/* the location, rendered for a message only */
 		char wb[PLAN_WHERE_MAX];
-		const char *where = plan_rule_where(pl, ru, wb, sizeof wb);
+		const char *where = tmp ? ".tmp" : NULL;
 		/* The descriptor fit() resolved the path with (no symlink on
 		 * the way at all, so none inside a writable tree): the rule
 		 * lands on the very inode checked, with no second lookup.  Not
@@ -226,6 +229,8 @@ static int landlock_rules(struct run *r, struct sb_err *err)
 		int fd = kept >= 0 ? kept : tmp ? proc_tmp_open(r, ru->path, where, fl, err)
 			     : open_path(&pl->trees, ru->path, fl, link, sizeof link);
 		int e = fd < 0 ? -fd : 0;
+		if (fd < 0)
+			where = plan_rule_where(pl, ru, wb, sizeof wb);
 		if (tmp && fd < 0) {
 			rc = -1; /* (err filled) */
 		} else if (fd < 0 && e == ELOOP && link[0]) {
@@ -239,7 +244,8 @@ static int landlock_rules(struct run *r, struct sb_err *err)
 		} else {
 			struct sb_path_beneath_attr pb = {acc[i], fd};
 			if (sb_landlock_add_rule(rs, LL_RULE_PATH_BENEATH, &pb, 0) < 0)
-				rc = sb_fail(err, where, ru->path, "Landlock rule refused by the kernel: %s", strerror(errno));
+				rc = sb_fail(err, plan_rule_where(pl, ru, wb, sizeof wb), ru->path,
+					     "Landlock rule refused by the kernel: %s", strerror(errno));
 			if (fd != kept)
 				later_close(&lc, fd); /* (the kept ones: fsview_release) */
 		}

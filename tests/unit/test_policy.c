@@ -2403,6 +2403,19 @@ static void test_git_routes(void)
 /* sv_dedupe: the first of each kept in place, later equals dropped, the
  * vector still NULL-terminated (the unprotected list of hundreds of
  * writable trees relies on it instead of sv_has before every push). */
+/* loc_entry() spells a location as printf would, and cuts to fit. */
+static void test_loc_entry(void)
+{
+	static const size_t idx[] = {0, 7, 10, 9999, 10000, 4294967295u};
+	for (size_t k = 0; k < sizeof idx / sizeof idx[0]; k++) {
+		char want[64], got[64];
+		snprintf(want, sizeof want, ".%s[%zu]", "readable", idx[k]);
+		ok(strcmp(loc_entry(got, sizeof got, "readable", idx[k]), want) == 0, "loc_entry: %s (%s)", want, got);
+	}
+	char small[8];
+	ok(strcmp(loc_entry(small, sizeof small, "readable", 12), ".readab") == 0, "loc_entry: cut to the buffer");
+}
+
 static void test_sv_dedupe(void)
 {
 	struct strvec v = {0};
@@ -2525,6 +2538,7 @@ static void test_fit_many_paths(void)
 int main(void)
 {
 	test_sv_dedupe();
+	test_loc_entry();
 	test_parse_errors();
 	test_parse_memory();
 	test_parse_suggestions();
