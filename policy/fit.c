@@ -475,7 +475,8 @@ static int grant_exec_in_hidden(struct fitctx *fc, struct sb_err *err)
 			    !path_within(canon, cv->abs) || !fit_readable(fc, cv->abs))
 				continue;
 			snprintf(where, sizeof where, ".executable[%zu]", i);
-			if (carve_grant(fc->pl, fc->fs, canon, false, -1, k, GRANT_READ, where, &fc->excl_r, err))
+			if (carve_grant(fc->pl, fc->fs, canon, false, fit_entry_kept(fc, x, i), k, GRANT_READ,
+					where, &fc->excl_r, err))
 				return -1;
 			break;
 		}
@@ -531,9 +532,10 @@ static int fit_ll_grants(struct fitctx *fc, struct sb_err *err)
 		bool hidden = false;
 		if (fs->resolve(fs->ctx, fc->ro_read.v[i], canon, sizeof canon, &k) != 0)
 			continue;
+		int kept = fs->kept ? fs->kept(fs->ctx) : -1;
 		for (size_t j = 0; j < fc->excl_r.n && !hidden; j++)
 			hidden = path_within(canon, fc->excl_r.v[j]);
-		if (!hidden && carve_grant(pl, fs, canon, false, -1, k, GRANT_READ, "read_only carve-out", &fc->excl_r, err))
+		if (!hidden && carve_grant(pl, fs, canon, false, kept, k, GRANT_READ, "read_only carve-out", &fc->excl_r, err))
 			return -1;
 	}
 	if (fit_ll_tmp(fc, all, err))
@@ -680,13 +682,22 @@ int fit(const struct profile *p, const struct host *h, const struct fs_view *raw
 	struct plan *pl, struct sb_err *err)
 {
 	struct fs_cache cache;
-	struct fs_view view = fs_cache_view(&cache, raw);
+	fs_cache_view(&cache, raw);
+	int rc = fit_cached(p, h, &cache, pl, err);
+	fs_cache_free(&cache);
+	return rc;
+}
+
+int fit_cached(const struct profile *p, const struct host *h, struct fs_cache *cache,
+	       struct plan *pl, struct sb_err *err)
+{
+	const struct fs_view *view = &cache->view;
 	memset(pl, 0, sizeof *pl);
 	pl->prof = p;
 	pl->unix_sockets = p->unix_sockets;
 	pl->denials_fd = -1;
-	struct fitctx fc = {.p = p, .h = h, .fs = &view, .pl = pl,
-			    .memo = xcalloc(1, sizeof *fc.memo), .cache = &cache};
+	struct fitctx fc = {.p = p, .h = h, .fs = view, .pl = pl,
+			    .memo = xcalloc(1, sizeof *fc.memo), .cache = cache};
 	int bad = fit_ns(&fc, err) || fit_landlock(&fc, err) || fit_caps(p, h, pl, err);
 	if (!bad)
 		fit_survivors(&fc);
@@ -697,7 +708,6 @@ int fit(const struct profile *p, const struct host *h, const struct fs_view *raw
 	pl->network = fc.net;
 	if (!bad)
 		fit_seccomp(&fc);
-	fs_cache_free(&cache);
 	fitctx_free(&fc);
 	if (bad) {
 		plan_free(pl);

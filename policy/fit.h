@@ -45,6 +45,15 @@ struct host {
  * on an error in the profile (pl freed). */
 int fit(const struct profile *p, const struct host *h, const struct fs_view *fs,
 	struct plan *pl, struct sb_err *err);
+struct fs_cache;
+/* fit() through `cache` (fs_cache_view() over the real view), which the
+ * caller keeps: a plan made again with it (a refused namespace, a host
+ * probed again) gets every answer of the first from memory, with the
+ * same kept descriptors, and asks the filesystem nothing twice.  The
+ * profile must outlive the cache (its paths are the cache's keys).  Same
+ * returns as fit(). */
+int fit_cached(const struct profile *p, const struct host *h, struct fs_cache *cache,
+	       struct plan *pl, struct sb_err *err);
 
 /* Whether fit() gives `p` a fresh network namespace where the host has
  * namespaces (pl->net_ns): network "loopback" (lo up), or "off" with

@@ -175,7 +175,8 @@ struct fs_view fs_cache_view(struct fs_cache *c, const struct fs_view *inner)
 	memset(c, 0, sizeof *c);
 	c->inner = inner;
 	c->last_kept = -1;
-	return (struct fs_view){cached_resolve, cached_lkind, cached_list, cached_read, c, cached_kept};
+	c->view = (struct fs_view){cached_resolve, cached_lkind, cached_list, cached_read, c, cached_kept};
+	return c->view;
 }
 
 void fs_cache_free(struct fs_cache *c)

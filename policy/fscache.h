@@ -26,6 +26,7 @@ struct fs_cache {
 	struct fsc_list **lists; /* list() answers; an entry names its own by number + 1 */
 	size_t nlists;
 	int last_kept;          /* kept(): the descriptor of the last resolve() answered */
+	struct fs_view view;    /* the view over it, as fs_cache_view() returned it */
 };
 
 /* Start an empty cache over `inner` and return the view to use: it gives

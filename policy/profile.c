@@ -764,6 +764,37 @@ static void doc_free(void *p)
 	free(p);
 }
 
+/* jansson's allocation functions.  From 2.15 it has a realloc of its
+ * own, which json_set_alloc_funcs() clears (its own emulation then
+ * copies on every growth): it is saved and given back with the others.
+ * NULL during a parse: the arena cannot grow a block in place, and
+ * jansson's emulation knows the sizes it copies. */
+struct doc_alloc {
+	json_malloc_t malloc_fn;
+	json_free_t free_fn;
+#if JANSSON_VERSION_HEX >= 0x020f00
+	json_realloc_t realloc_fn;
+#endif
+};
+
+static void doc_alloc_get(struct doc_alloc *a)
+{
+#if JANSSON_VERSION_HEX >= 0x020f00
+	json_get_alloc_funcs2(&a->malloc_fn, &a->realloc_fn, &a->free_fn);
+#else
+	json_get_alloc_funcs(&a->malloc_fn, &a->free_fn);
+#endif
+}
+
+static void doc_alloc_set(const struct doc_alloc *a)
+{
+#if JANSSON_VERSION_HEX >= 0x020f00
+	json_set_alloc_funcs2(a->malloc_fn, a->realloc_fn, a->free_fn);
+#else
+	json_set_alloc_funcs(a->malloc_fn, a->free_fn);
+#endif
+}
+
 static void doc_arena_free(struct doc_arena *a)
 {
 	for (size_t i = 0; i < a->n; i++)
@@ -795,11 +826,10 @@ static int parse(const char *buf, size_t len, char *own, struct profile *p,
 	json_error_t je;
 	defaults(p);
 	struct doc_arena arena = {0};
-	json_malloc_t was_malloc;
-	json_free_t was_free;
-	json_get_alloc_funcs(&was_malloc, &was_free);
+	struct doc_alloc was;
+	doc_alloc_get(&was);
 	doc_arena_now = &arena;
-	json_set_alloc_funcs(doc_malloc, doc_free);
+	doc_alloc_set(&(struct doc_alloc){.malloc_fn = doc_malloc, .free_fn = doc_free});
 	/* JSON_ALLOW_NUL so a "\u0000" reaches get_str() and is refused with
 	 * its location instead of a bare line/column. */
 	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
@@ -811,7 +841,7 @@ static int parse(const char *buf, size_t len, char *own, struct profile *p,
 	else
 		rc = parse_doc(root, p, err);
 	json_decref(root);
-	json_set_alloc_funcs(was_malloc, was_free);
+	doc_alloc_set(&was);
 	doc_arena_now = NULL;
 	doc_arena_free(&arena);
 	if (rc)

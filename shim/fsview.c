@@ -173,28 +173,8 @@ void fsview_release(struct fs_real *s)
 	if (s->raised)
 		prlimit(0, RLIMIT_NOFILE, &s->limit0, NULL);
 	free(s->fds);
-	si_free(&s->again);
-	free(s->again_fd);
-	free(s->again_dir);
 	memset(s, 0, sizeof *s);
 	s->last = -1;
-}
-
-void fsview_remember(struct fs_real *s, const struct plan *pl)
-{
-	for (size_t i = 0; i < pl->nrules; i++) {
-		const struct ll_path_rule *ru = &pl->rules[i];
-		bool added;
-		if (ru->fd < 0)
-			continue;
-		size_t k = si_add(&s->again, ru->path, &added);
-		if (!added)
-			continue;
-		s->again_fd = xgrow(s->again_fd, k, sizeof *s->again_fd);
-		s->again_dir = xgrow(s->again_dir, k, sizeof *s->again_dir);
-		s->again_fd[k] = ru->fd;
-		s->again_dir[k] = ru->is_dir;
-	}
 }
 
 /* One openat2 that follows no symlink at all (nor a magic link): -errno
@@ -238,17 +218,6 @@ static int resolve_in(struct fs_real *s, const char *path, char *out, size_t n,
 	bool plain = spelled_canonical(path);
 	if (s)
 		s->last = -1;
-	long known = plain && s && s->again.n ? si_find(&s->again, path) : -1;
-	if (known >= 0) {
-		/* asked again (the plan made once more after a refused
-		 * namespace): the answer that goes with the descriptor */
-		if (strlen(path) >= n)
-			return -ENAMETOOLONG;
-		strcpy(out, path);
-		*kind = s->again_dir[known] ? FS_DIR : FS_FILE;
-		s->last = s->again_fd[known];
-		return 0;
-	}
 	if (plain) {
 		int fd = open_plain(path, kind);
 		if (fd >= 0 && strlen(path) >= n) {

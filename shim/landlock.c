@@ -46,9 +46,11 @@ static uint32_t path_hash(const char *s, unsigned kind)
  * path and kind (in plan order), 0 for the ones merged into it; how[i] the
  * union of their open_flags().  One pass with a hash table of rule
  * numbers (at most half full): no sort of the paths, whose long common
- * prefixes made it most of the planning time at 10,000 paths.  Both
- * arrays malloc'd (caller frees). */
-static void merge_same_path(const struct plan *pl, uint64_t **acc, unsigned **how)
+ * prefixes made it most of the planning time at 10,000 paths.  The
+ * first rule takes a kept descriptor of one merged into it when it has
+ * none (a writable tree reached through a symlink, also readable by its
+ * canonical name).  Both arrays malloc'd (caller frees). */
+static void merge_same_path(struct plan *pl, uint64_t **acc, unsigned **how)
 {
 	size_t n = pl->nrules, cap = 16;
 	while (cap < 2 * n)
@@ -74,6 +76,8 @@ static void merge_same_path(const struct plan *pl, uint64_t **acc, unsigned **ho
 		size_t k = idx[j] - 1;
 		(*acc)[k] |= ru->access;
 		(*how)[k] |= open_flags(pl, ru);
+		if (pl->rules[k].fd < 0)
+			pl->rules[k].fd = ru->fd;
 	}
 	free(idx);
 }

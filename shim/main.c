@@ -112,7 +112,7 @@ static int load_profile(const char *arg, char **text, size_t *len, struct sb_err
  * plan kept (parts refused: --check still prints it); -1 with nothing
  * left to free. */
 static int load_and_fit(const char *arg, bool check, struct profile *prof,
-			struct host *h, const struct fs_view *fs, struct plan *pl,
+			struct host *h, struct fs_cache *cache, struct plan *pl,
 			struct run *ahead, struct sb_err *err)
 {
 	char *text;
@@ -132,16 +132,14 @@ static int load_and_fit(const char *arg, bool check, struct profile *prof,
 	/* a network namespace takes the kernel ~0.4 ms: made beside fit() */
 	if (ahead)
 		ns_ahead_start(ahead, prof);
-	rc = user_resolve(prof, h, err) ? -1 : fit(prof, h, fs, pl, err);
+	rc = user_resolve(prof, h, err) ? -1 : fit_cached(prof, h, cache, pl, err);
 	if (rc == 1 && !check && pl->mount_ns) {
 		/* A run assumes namespaces without trying them; before refusing,
 		 * find out for real, so the one refusal names every part this
 		 * host cannot enforce, those a missing namespace adds too. */
-		if (ahead)
-			fsview_remember(&ahead->fsr, pl);
 		plan_free(pl);
 		probe_host(h, true);
-		rc = fit(prof, h, fs, pl, err);
+		rc = fit_cached(prof, h, cache, pl, err);
 		if (rc == 0) {
 			/* (cannot happen: a namespace only ever closes gaps) */
 			plan_free(pl);
@@ -161,9 +159,8 @@ static int replan(struct run *r, struct plan *pl, struct sb_err *err)
 	r->host.mounts = false;
 	r->host.mounts_errno = r->ns_errno;
 	snprintf(r->host.mounts_why, sizeof r->host.mounts_why, "%s", r->ns_why);
-	fsview_remember(&r->fsr, pl);
 	plan_free(pl);
-	return fit(r->prof, &r->host, &r->fsview, pl, err) ? -1 : 0;
+	return fit_cached(r->prof, &r->host, &r->cache, pl, err) ? -1 : 0;
 }
 
 /* The plan's notices, then one line for every part left out. */
@@ -230,7 +227,10 @@ int main(int argc, char **argv)
 			sb_say("usage: __sandbox --check PROFILE");
 			return 125;
 		}
-		int rc = load_and_fit(argv[i + 1], true, &prof, &r.host, &fsview_real, &plan, NULL, &err);
+		struct fs_cache cache;
+		fs_cache_view(&cache, &fsview_real);
+		int rc = load_and_fit(argv[i + 1], true, &prof, &r.host, &cache, &plan, NULL, &err);
+		fs_cache_free(&cache);
 		if (rc < 0)
 			return fail(&err);
 		/* a refused profile still shows its plan, refused parts included */
@@ -256,7 +256,8 @@ int main(int argc, char **argv)
 	/* a run keeps the descriptors fit() resolved paths with, for the
 	 * Landlock rules on them (released by landlock_prepare) */
 	r.fsview = fsview_keeping(&r.fsr);
-	if (load_and_fit(argv[i], false, &prof, &r.host, &r.fsview, &plan, &r, &err))
+	fs_cache_view(&r.cache, &r.fsview);
+	if (load_and_fit(argv[i], false, &prof, &r.host, &r.cache, &plan, &r, &err))
 		return fail(&err); /* (exits: nothing to free) */
 	r.prof = &prof;
 	r.plan = &plan;
@@ -273,7 +274,9 @@ int main(int argc, char **argv)
 	int ns = ns_enter(&r, &err);
 	if (ns < 0)
 		return fail(&err);
-	if (ns > 0 && replan(&r, &plan, &err))
+	/* (planned once more without namespaces now, not again below) */
+	bool replanned = ns > 0;
+	if (replanned && replan(&r, &plan, &err))
 		return fail(&err);
 	/* no_survivors: the shim stays outside as the supervisor and goes
 	 * on below in a child — the PID namespace's init, or the command
@@ -305,8 +308,11 @@ int main(int argc, char **argv)
 	}
 	if (ns < 0)
 		return fail(&err);
-	if (ns > 0 && replan(&r, &plan, &err))
+	if (ns > 0 && !replanned && replan(&r, &plan, &err))
 		return fail(&err);
+	/* the plan is final: its answers are no longer needed (the kept
+	 * descriptors stay with r.fsr, for the rules) */
+	fs_cache_free(&r.cache);
 	say_notices(&plan);
 
 	/* Order of application (DESIGN.md "Pipeline"), and why:

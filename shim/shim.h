@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "../policy/fit.h"
+#include "../policy/fscache.h"
 #include "../policy/fsview.h"
 #include "../policy/plan.h"
 #include "../policy/profile.h"
@@ -34,11 +35,6 @@ struct fs_real {
 	int *fds;               /* the kept descriptors */
 	size_t nkept, capkept;
 	int last;               /* kept(): the last resolve()'s, -1: none */
-	/* the paths of a plan made again (fsview_remember): answered with
-	 * the descriptor the first plan's rule on them holds */
-	struct strindex again;
-	int *again_fd;
-	bool *again_dir;
 	bool limit_known, raised;
 	struct rlimit limit0;   /* RLIMIT_NOFILE at the first kept descriptor */
 	rlim_t limit;           /* the soft limit now */
@@ -90,17 +86,17 @@ struct run {
 	pid_t supervisor;      /* below the supervisor: its pid (LIFE_SUBREAPER: the parent to check) */
 	sigset_t sigmask;      /* below the supervisor: the signal mask at start, given back to the command */
 	struct fs_real fsr;    /* descriptors fit() resolved paths with, kept for the Landlock rules */
-	struct fs_view fsview; /* fit()'s view of the filesystem, keeping them in fsr */
+	struct fs_view fsview; /* the real view, keeping them in fsr */
+	/* fit()'s answers over fsview, kept until the plan is final: a plan
+	 * made again (a refused namespace) asks the filesystem nothing
+	 * twice and gets the same kept descriptors */
+	struct fs_cache cache;
 };
 
 /* shim/fsview.c: the real, read-only filesystem view for fit(). */
 extern const struct fs_view fsview_real;
 /* Start an empty `s` and return the view that keeps descriptors in it. */
 struct fs_view fsview_keeping(struct fs_real *s);
-/* Before `pl` is made again (a refused namespace: fit() once more):
- * the paths of its rules that hold a kept descriptor are answered from
- * a table with that descriptor, not looked up and opened once more. */
-void fsview_remember(struct fs_real *s, const struct plan *pl);
 /* Close every kept descriptor — close_range(2) over each run of
  * consecutive numbers (Linux 5.9; close(2) each before) — put
  * RLIMIT_NOFILE back as it was, and free the table (s is zeroed: safe

@@ -505,15 +505,25 @@ static void test_parse_memory(void)
 {
 	json_malloc_t m0, m1;
 	json_free_t f0, f1;
+#if JANSSON_VERSION_HEX >= 0x020f00
+	json_realloc_t r0, r1;
+	json_get_alloc_funcs2(&m0, &r0, &f0);
+#else
 	json_get_alloc_funcs(&m0, &f0);
+#endif
 	static const char *const bad[] = {"{\"readable\":[\"/a\",", "{\"readable\":[\"rel\"]}", "[1,2]", "{\"nope\":1}"};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct profile p;
 		struct sb_err e;
 		memset(&e, 0, sizeof e);
 		ok(profile_parse(bad[i], strlen(bad[i]), &p, &e) == -1, "refused: %s", bad[i]);
+#if JANSSON_VERSION_HEX >= 0x020f00
+		json_get_alloc_funcs2(&m1, &r1, &f1);
+		ok(m1 == m0 && f1 == f0 && r1 == r0 && r0, "... and jansson's allocator is given back, realloc too (jansson %s)", JANSSON_VERSION);
+#else
 		json_get_alloc_funcs(&m1, &f1);
-		ok(m1 == m0 && f1 == f0, "... and jansson's allocator is given back");
+		ok(m1 == m0 && f1 == f0, "... and jansson's allocator is given back (jansson %s)", JANSSON_VERSION);
+#endif
 	}
 	json_t *j = json_pack("{s:[s,s]}", "k", "a", "b");
 	char *d = j ? json_dumps(j, JSON_COMPACT) : NULL;
