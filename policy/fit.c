@@ -81,7 +81,7 @@ static int grant_devices(struct plan *pl, const struct fs_view *fs,
 			return -1;
 		if (r == 0)
 			continue;
-		int kept = fs->kept ? fs->kept(fs->ctx) : -1;
+		int kept = fs_view_kept(fs);
 		if (!path_within(canon, "/dev") || strcmp(canon, "/dev") == 0)
 			return sb_fail(err, where, p->devices.v.v[i], "resolves to %s, which is not a device node or directory inside /dev", canon);
 		if (strcmp(canon, "/dev/tty") == 0 && !h->stdio_terminal) {
@@ -144,9 +144,10 @@ void fit_gap(struct fitctx *fc, unsigned part, const char *where,
 
 /* The memo slot of entry i of list `l` (the default executable list's
  * entries are readable's and writable's: theirs), asked on first use;
- * its list and entry in *lk, *li. */
-static struct fit_canon *memo_slot(const struct fitctx *fc, const struct pathlist *l, size_t i,
-				   size_t *lk, size_t *li)
+ * with rc 0, its canonical name in *canon (the entry itself, or the
+ * copy kept aside). */
+static const struct fit_canon *memo_slot(const struct fitctx *fc, const struct pathlist *l,
+					 size_t i, const char **canon)
 {
 	const struct profile *p = fc->p;
 	const struct pathlist *lists[4] = {&p->writable, &p->readable, &p->executable, &p->caches};
@@ -158,14 +159,12 @@ static struct fit_canon *memo_slot(const struct fitctx *fc, const struct pathlis
 	/* the default executable list: readable's entries, then writable's
 	 * (the same strings, lent by profile_parse) */
 	if (l == &p->executable && !p->executable.set && i < p->readable.v.n + p->writable.v.n)
-		return i < p->readable.v.n ? memo_slot(fc, &p->readable, i, lk, li)
-					   : memo_slot(fc, &p->writable, i - p->readable.v.n, lk, li);
+		return i < p->readable.v.n ? memo_slot(fc, &p->readable, i, canon)
+					   : memo_slot(fc, &p->writable, i - p->readable.v.n, canon);
 	struct fit_memo *m = fc->memo;
 	if (!m->v[k])
 		m->v[k] = xcalloc(l->v.n + 1, sizeof *m->v[k]);
 	struct fit_canon *c = &m->v[k][i];
-	*lk = k;
-	*li = i;
 	if (!c->state) {
 		char buf[4096];
 		enum fs_kind got = FS_MISSING;
@@ -178,11 +177,11 @@ static struct fit_canon *memo_slot(const struct fitctx *fc, const struct pathlis
 		const char *path = l->v.v[i];
 		int rc = fc->cache ? fs_cache_resolve_lent(fc->cache, path, buf, sizeof buf, &got)
 				   : fc->fs->resolve(fc->fs->ctx, path, buf, sizeof buf, &got);
-		c->rc = (int16_t)(rc < -4095 ? -EIO : rc);
+		c->rc = rc16(rc);
 		c->kind = (unsigned char)got;
 		c->state = 1;
 		if (rc == 0) {
-			c->fd = fc->fs->kept ? fc->fs->kept(fc->fs->ctx) : -1;
+			c->fd = fs_view_kept(fc->fs);
 			if (strcmp(buf, path) != 0) {
 				if (!m->copy[k])
 					m->copy[k] = xcalloc(l->v.n + 1, sizeof *m->copy[k]);
@@ -191,26 +190,26 @@ static struct fit_canon *memo_slot(const struct fitctx *fc, const struct pathlis
 			}
 		}
 	}
+	*canon = c->state == 2 ? m->copy[k][i] : l->v.v[i];
 	return c;
 }
 
 int fit_entry(const struct fitctx *fc, const struct pathlist *l, size_t i,
 	      const char **canon, enum fs_kind *kind)
 {
-	size_t k, j;
-	const struct fit_canon *c = memo_slot(fc, l, i, &k, &j);
+	const char *name;
+	const struct fit_canon *c = memo_slot(fc, l, i, &name);
 	if (c->rc)
 		return c->rc;
-	const struct pathlist *lists[4] = {&fc->p->writable, &fc->p->readable, &fc->p->executable, &fc->p->caches};
-	*canon = c->state == 2 ? fc->memo->copy[k][j] : lists[k]->v.v[j];
+	*canon = name;
 	*kind = (enum fs_kind)c->kind;
 	return 0;
 }
 
 int fit_entry_kept(const struct fitctx *fc, const struct pathlist *l, size_t i)
 {
-	size_t k, j;
-	const struct fit_canon *c = memo_slot(fc, l, i, &k, &j);
+	const char *name;
+	const struct fit_canon *c = memo_slot(fc, l, i, &name);
 	return c->rc ? -1 : c->fd;
 }
 
@@ -532,7 +531,7 @@ static int fit_ll_grants(struct fitctx *fc, struct sb_err *err)
 		bool hidden = false;
 		if (fs->resolve(fs->ctx, fc->ro_read.v[i], canon, sizeof canon, &k) != 0)
 			continue;
-		int kept = fs->kept ? fs->kept(fs->ctx) : -1;
+		int kept = fs_view_kept(fs);
 		for (size_t j = 0; j < fc->excl_r.n && !hidden; j++)
 			hidden = path_within(canon, fc->excl_r.v[j]);
 		if (!hidden && carve_grant(pl, fs, canon, false, kept, k, GRANT_READ, "read_only carve-out", &fc->excl_r, err))

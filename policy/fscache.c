@@ -31,12 +31,6 @@ struct fsc_entry {
 	uint32_t list;     /* list(): c->lists[list - 1], 0 until asked */
 };
 
-/* An errno as the entry keeps it (errno values are below 4096). */
-static int16_t rc16(int rc)
-{
-	return rc < -4095 ? -EIO : (int16_t)rc;
-}
-
 /* The entry of `path` (lent: kept by the index itself, not copied),
  * made (not resolved yet) when new; its number in *i when asked.  The
  * pointer is valid until the next slot() call. */
@@ -66,7 +60,7 @@ static int resolve_in(struct fs_cache *c, const char *path, bool lent, char *out
 		e->rc = rc16(rc);
 		e->kind = (uint8_t)k;
 		if (rc == 0) {
-			e->fd = c->inner->kept ? c->inner->kept(c->inner->ctx) : -1;
+			e->fd = fs_view_kept(c->inner);
 			e->canon = strcmp(buf, path) == 0 ? NULL : si_intern(&c->paths, buf);
 		}
 	}

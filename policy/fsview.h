@@ -43,4 +43,10 @@ struct fs_view {
 	int (*kept)(void *ctx);
 };
 
+/* fs->kept() of a view that may keep none: -1 then. */
+static inline int fs_view_kept(const struct fs_view *fs)
+{
+	return fs->kept ? fs->kept(fs->ctx) : -1;
+}
+
 #endif

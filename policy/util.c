@@ -86,6 +86,11 @@ void str_arena_free(struct str_arena *a)
 	memset(a, 0, sizeof *a);
 }
 
+int16_t rc16(int rc)
+{
+	return rc < -4095 ? -EIO : (int16_t)rc;
+}
+
 char *loc_entry(char *buf, size_t n, const char *key, size_t i)
 {
 	char digits[24];

@@ -99,6 +99,10 @@ void si_free(struct strindex *x);
  * (truncated to fit; n >= 1), without printf: fit() names each of a
  * profile's 10,000 paths.  Returns buf. */
 char *loc_entry(char *buf, size_t n, const char *key, size_t i);
+/* A system call's answer (0 or -errno) kept in 16 bits, as the fs cache
+ * and fit's memo store it: errno values are below 4096; anything past
+ * that (never seen) is kept as -EIO. */
+int16_t rc16(int rc);
 /* malloc'd printf; aborts on out-of-memory. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -129,10 +129,7 @@ static void fsr_put(struct fs_real *s, int fd)
 		close(fd);
 		return;
 	}
-	if (s->nkept == s->capkept) {
-		s->capkept = s->capkept ? s->capkept * 2 : 64;
-		s->fds = xrealloc(s->fds, s->capkept * sizeof *s->fds);
-	}
+	s->fds = xgrow(s->fds, s->nkept, sizeof *s->fds);
 	s->fds[s->nkept++] = fd;
 	s->last = fd;
 }

@@ -24,7 +24,7 @@ static size_t attr_size(int abi)
 enum { MUST_OPEN = 1, NO_FOLLOW = 2 };
 static unsigned open_flags(const struct plan *pl, const struct ll_path_rule *ru)
 {
-	bool tmp = ru->key == PLAN_WHERE_WHOLE && plan_rule_from(pl, ru, ".tmp");
+	bool tmp = plan_rule_from(pl, ru, ".tmp");
 	bool workspace = ru->entry == 0 && plan_rule_in_list(ru, ".writable");
 	return (tmp || workspace ? MUST_OPEN : 0) |
 	       (tmp || ru->create_dir ? NO_FOLLOW : 0);
@@ -217,7 +217,7 @@ static int landlock_rules(struct run *r, struct sb_err *err)
 		/* (not "= {0}": 4 KiB zeroed per rule showed at 10,000 rules) */
 		char link[4096];
 		link[0] = 0;
-		bool tmp = ru->key == PLAN_WHERE_WHOLE && plan_rule_from(pl, ru, ".tmp");
+		bool tmp = plan_rule_from(pl, ru, ".tmp");
 		/* the location, rendered for a message only */
 		char wb[PLAN_WHERE_MAX];
 		const char *where = tmp ? ".tmp" : NULL;

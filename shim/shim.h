@@ -33,7 +33,7 @@
  * (struct run); everything in it is released by fsview_release(). */
 struct fs_real {
 	int *fds;               /* the kept descriptors */
-	size_t nkept, capkept;
+	size_t nkept;
 	int last;               /* kept(): the last resolve()'s, -1: none */
 	bool limit_known, raised;
 	struct rlimit limit0;   /* RLIMIT_NOFILE at the first kept descriptor */
